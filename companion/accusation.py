@@ -1,0 +1,57 @@
+"""Accusations: checked privately against the envelope; right wins, wrong is out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import Accuse
+from .errors import AccusationLocation
+from .events import Accused, EliminatedSeat, Event, GameEnded, Moved
+from .state import GameState, Phase
+
+Result = tuple[GameState, tuple[Event, ...]]
+
+
+def accuse(state: GameState, action: Accuse, seat: str) -> Result:
+    _check_where(state, seat)
+    deck = state.edition.deck
+    guess = (deck.resolve(action.suspect, "suspect"), deck.resolve(action.weapon, "weapon"),
+             deck.resolve(action.room, "room"))
+    correct = guess == state.envelope.cards()
+    events: list[Event] = [Accused(seat, *guess, correct)]
+    if correct:
+        return _game_over(state, seat, events)
+    state = replace(state, eliminated=state.eliminated + (seat,))
+    events.append(EliminatedSeat(seat))
+    state, cleared = _clear_doorway(state, seat)
+    events.extend(cleared)
+    if len(state.eliminated) == len(state.seats):
+        return _game_over(state, None, events)
+    return replace(state, turn=replace(state.turn, phase=Phase.OUT)), tuple(events)
+
+
+def _game_over(state: GameState, winner: str | None, events: list[Event]) -> Result:
+    events.append(GameEnded(winner, *state.envelope.cards()))
+    return replace(state, winner=winner, turn=replace(state.turn, phase=Phase.OVER)), tuple(events)
+
+
+def _check_where(state: GameState, seat: str) -> None:
+    """Editions that name one place for accusations (the centre space) enforce it."""
+    place = state.edition.accuse
+    if place == "anywhere":
+        return
+    board = state.edition.require_board()
+    here = state.position(seat)
+    mark = board.marks.get(board.index[here]) if here in board.index else None
+    if place not in (here, mark):
+        raise AccusationLocation(f"accusations are made only from the {place}; {seat} is on {here}")
+
+
+def _clear_doorway(state: GameState, seat: str) -> Result:
+    """A wrong accuser's mover standing in front of a door goes into the room, so it blocks nobody."""
+    board = state.edition.require_board()
+    here = state.position(seat)
+    rooms = board.doors[board.index[here]] if here in board.index else ()
+    if not rooms:
+        return state, ()
+    return state.with_position(seat, rooms[0]), (Moved(seat, rooms[0], "cleared"),)

@@ -1,0 +1,1 @@
+"""Bundled edition files: one TOML per edition plus its board map (docs/editions.md)."""

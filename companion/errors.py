@@ -1,0 +1,103 @@
+"""The project's exceptions: one root, narrow subclasses, each with a stable code.
+
+Every rejection the engine or a loader can make is a :class:`ClueError`. Its
+``code`` is part of the public game-record interface (``replay`` prints it), so
+codes never change once published; messages are for people and may.
+
+>>> try:
+...     raise IllegalMove("h23 is not reachable with a 3")
+... except ClueError as err:
+...     print(err.code, "-", err)
+illegal_move - h23 is not reachable with a 3
+"""
+
+from __future__ import annotations
+
+
+class ClueError(Exception):
+    """Root of every error this project raises on purpose."""
+
+    code = "error"
+
+    def as_dict(self) -> dict[str, str]:
+        """The error as the record's ``{"code", "message"}`` object."""
+        return {"code": self.code, "message": str(self)}
+
+
+class BadInput(ClueError, ValueError):
+    """Malformed input: bad JSON, a missing or unknown field, a wrong type."""
+
+    code = "bad_input"
+
+
+class UnknownCard(ClueError, ValueError):
+    """A card, suspect, weapon or room name the edition does not have."""
+
+    code = "unknown_card"
+
+
+class UnknownSeat(ClueError, ValueError):
+    """A seat name that is not one of the suspects being played."""
+
+    code = "unknown_seat"
+
+
+class BadDeal(ClueError, ValueError):
+    """A given deal that is not a legal deal for the edition and seats."""
+
+    code = "bad_deal"
+
+
+class EditionError(ClueError, ValueError):
+    """A malformed edition or board map file; the message names file and line."""
+
+    code = "bad_edition"
+
+    def __init__(self, path: str, line: int | None, problem: str) -> None:
+        where = f"{path}:{line}" if line is not None else path
+        super().__init__(f"{where}: {problem}")
+        self.path = path
+        self.line = line
+        self.problem = problem
+
+
+class RuleError(ClueError, ValueError):
+    """An action the rules do not allow right now."""
+
+    code = "rule"
+
+
+class NotYourTurn(RuleError):
+    code = "not_your_turn"
+
+
+class WrongPhase(RuleError):
+    code = "wrong_phase"
+
+
+class IllegalMove(RuleError):
+    code = "illegal_move"
+
+
+class NotInRoom(RuleError):
+    code = "not_in_room"
+
+
+class MustShow(RuleError):
+    code = "must_show"
+
+
+class CannotShow(RuleError):
+    code = "cannot_show"
+
+
+class AccusationLocation(RuleError):
+    code = "accusation_location"
+
+
+class Eliminated(RuleError):
+    code = "eliminated"
+
+
+class GameOver(RuleError):
+    code = "game_over"

@@ -1,0 +1,92 @@
+"""Random legal games, for tests, benchmarks and sample records.
+
+Not a bot: it picks uniformly among legal choices, with just enough bias
+(prefer rooms, accuse now and then, sometimes with the answer) that games are
+varied and always end. Randomness comes from the ``random.Random`` passed in.
+
+>>> import random
+>>> record = random_game(random.Random(3))
+>>> record[0]["type"], record[-1]["type"] in {"accuse"}
+('setup', True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import Accuse, Action, EndTurn, Move, Roll, Setup, Show, Suggest
+from .edition import Edition, load_edition
+from .engine import apply, legal_destinations, new_game
+from .errors import ClueError
+from .state import GameState, Phase
+from .views import seat_view
+
+
+def random_setup(rand: random.Random, edition: Edition) -> Setup:
+    """Random seats (count and clockwise order) and seed."""
+    count = rand.randint(edition.min_players, edition.max_players)
+    seats = rand.sample(edition.deck.suspects, count)
+    return Setup(edition.id, tuple(seats), seed=rand.randrange(2**32))
+
+
+def random_game(rand: random.Random, edition_id: str = "classic", limit: int = 5000) -> list[dict[str, Any]]:
+    """A complete game as record lines: the setup, then every action played."""
+    setup = random_setup(rand, load_edition(edition_id))
+    state, _ = new_game(setup)
+    record: list[dict[str, Any]] = [setup.to_record()]
+    for _ in range(limit):
+        if state.over:
+            return record
+        action = choose(rand, state)
+        state, _ = apply(state, action)
+        record.append(action.to_record())
+    raise ClueError(f"game did not end within {limit} actions")
+
+
+def choose(rand: random.Random, state: GameState) -> Action:
+    """A random legal action for whoever must act now."""
+    turn = state.turn
+    seat = turn.seat
+    if turn.phase is Phase.REFUTING and turn.refutation and turn.refutation.asked:
+        asked = turn.refutation.asked
+        return Show(asked, rand.choice(seat_view(state, asked)["may_show"]))
+    if turn.phase is Phase.OUT:
+        return EndTurn(seat)
+    if turn.phase is Phase.START:
+        return _start(rand, state, seat)
+    if turn.phase is Phase.MOVING:
+        return _move(rand, state, seat)
+    if turn.phase is Phase.MOVED and turn.entered and turn.entered in state.edition.deck.rooms:
+        return _suggest(rand, state, seat)
+    if rand.random() < 0.15:
+        return _accuse(rand, state, seat)
+    return EndTurn(seat)
+
+
+def _start(rand: random.Random, state: GameState, seat: str) -> Action:
+    passages = legal_destinations(state)
+    if seat in state.summoned and rand.random() < 0.5 and state.position(seat) in state.edition.deck.rooms:
+        return _suggest(rand, state, seat)
+    if passages and rand.random() < 0.3:
+        return Move(seat, rand.choice(passages))
+    faces = tuple(rand.randint(1, 6) for _ in range(state.edition.dice))
+    return Roll(seat, faces if rand.random() < 0.5 else None)
+
+
+def _move(rand: random.Random, state: GameState, seat: str) -> Action:
+    places = legal_destinations(state)
+    rooms = [place for place in places if place in state.edition.require_board().rooms]
+    return Move(seat, rand.choice(rooms if rooms and rand.random() < 0.8 else places))
+
+
+def _suggest(rand: random.Random, state: GameState, seat: str) -> Action:
+    deck = state.edition.deck
+    return Suggest(seat, rand.choice(deck.suspects), rand.choice(deck.weapons))
+
+
+def _accuse(rand: random.Random, state: GameState, seat: str) -> Action:
+    if rand.random() < 0.3:
+        return Accuse(seat, *state.envelope.cards())
+    deck = state.edition.deck
+    return Accuse(seat, rand.choice(deck.suspects), rand.choice(deck.weapons), rand.choice(deck.rooms))

@@ -1,0 +1,141 @@
+"""The game state: immutable records, replaced (never changed) by each action.
+
+Only :mod:`companion.views` lets state out of the engine, so nothing here is
+shaped for display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from .edition import Edition
+from .errors import UnknownCard, UnknownSeat
+from .events import Event
+
+
+class Phase(StrEnum):
+    """Where the player on turn is within the turn."""
+
+    START = "start"  # nothing done yet: roll, take a passage, or (if summoned) suggest
+    MOVING = "moving"  # rolled: choose where to go
+    MOVED = "moved"  # moved, or blocked in: suggest if a room was entered, accuse, end
+    REFUTING = "refuting"  # waiting for a seat to show a card
+    SUGGESTED = "suggested"  # suggestion settled: accuse or end
+    OUT = "out"  # just accused wrongly: the turn can only end
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Solution:
+    suspect: str
+    weapon: str
+    room: str
+
+    def cards(self) -> tuple[str, str, str]:
+        return (self.suspect, self.weapon, self.room)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    suggester: str
+    suspect: str
+    weapon: str
+    room: str
+
+    def cards(self) -> tuple[str, str, str]:
+        return (self.suspect, self.weapon, self.room)
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A suggestion being answered: who must show now, who is still to be asked."""
+
+    suggestion: Suggestion
+    asked: str | None
+    queue: tuple[str, ...]
+    shown: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: str
+    phase: Phase = Phase.START
+    dice: tuple[int, ...] | None = None
+    left_room: str | None = None  # may not be re-entered this turn
+    entered: str | None = None  # the room entered this turn, where a suggestion may be made
+    refutation: Refutation | None = None  # this turn's suggestion, answered or not
+
+    @property
+    def roll(self) -> int | None:
+        return sum(self.dice) if self.dice is not None else None
+
+
+@dataclass(frozen=True)
+class Shown:
+    by: str
+    to: str
+    card: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about one game. Tuples of places line up with the edition's cards."""
+
+    edition: Edition
+    seats: tuple[str, ...]
+    envelope: Solution
+    hands: tuple[tuple[str, ...], ...]  # in seat order
+    face_up: tuple[str, ...]
+    positions: tuple[str, ...]  # each suspect's mover: a square or a room name
+    weapons: tuple[str, ...]  # each weapon token: a room, or where it waits off the board
+    turn: Turn
+    rng: int
+    eliminated: tuple[str, ...] = ()
+    summoned: frozenset[str] = frozenset()  # moved into a room by another's suggestion
+    shown: tuple[Shown, ...] = ()
+    log: tuple[Event, ...] = ()
+    winner: str | None = None
+    actions: int = 0  # accepted actions so far: the state's id in the game's log
+
+    @property
+    def over(self) -> bool:
+        return self.turn.phase is Phase.OVER
+
+    def seat_named(self, name: object) -> str:
+        """The seat ``name`` means (any spelling the deck accepts), or :class:`UnknownSeat`."""
+        try:
+            seat = self.edition.deck.resolve(name, "suspect")
+        except UnknownCard:
+            seat = ""
+        if seat not in self.seats:
+            raise UnknownSeat(f"{name!r} is not seated; seats: {', '.join(self.seats)}")
+        return seat
+
+    def hand(self, seat: str) -> tuple[str, ...]:
+        return self.hands[self.seats.index(seat)]
+
+    def position(self, suspect: str) -> str:
+        return self.positions[self.edition.deck.suspects.index(suspect)]
+
+    def with_position(self, suspect: str, place: str) -> GameState:
+        index = self.edition.deck.suspects.index(suspect)
+        return replace(self, positions=self.positions[:index] + (place,) + self.positions[index + 1 :])
+
+    def with_weapon(self, weapon: str, place: str) -> GameState:
+        index = self.edition.deck.weapons.index(weapon)
+        return replace(self, weapons=self.weapons[:index] + (place,) + self.weapons[index + 1 :])
+
+    def occupied(self, but: str) -> frozenset[str]:
+        """Hallway squares holding a mover other than ``but``'s."""
+        board = self.edition.require_board()
+        return frozenset(
+            place
+            for suspect, place in zip(self.edition.deck.suspects, self.positions)
+            if suspect != but and place in board.index
+        )
+
+    def clockwise_from(self, seat: str) -> tuple[str, ...]:
+        """The other seats in order, starting on ``seat``'s left."""
+        at = self.seats.index(seat)
+        return self.seats[at + 1 :] + self.seats[:at]
