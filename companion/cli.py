@@ -108,7 +108,7 @@ def _edition(args: argparse.Namespace) -> int:
     edition = load_edition(args.name)
     deck = edition.deck
     print(f"{edition.name} ({edition.id}): {edition.min_players}-{edition.max_players} players, "
-          f"{edition.dice} dice")
+          f"{edition.dice} {'die' if edition.dice == 1 else 'dice'}")
     for label, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         print(f"  {label}: {', '.join(cards)}")
     board = edition.board

@@ -108,6 +108,7 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
     except tomllib.TOMLDecodeError as err:
         raise EditionError(path, _toml_line(str(err)), f"not valid TOML: {err}") from err
     fields = _Fields(path, text, data)
+    fields.check_keys()
     deck = _deck(fields)
     rules = fields.table("rules")
     edition = Edition(
@@ -129,11 +130,31 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
     return edition
 
 
+_KNOWN = {
+    "": {"id", "name", "players", "cards", "rules", "board"},
+    "players": {"min", "max"},
+    "cards": {"suspects", "weapons", "rooms", "aliases"},
+    "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start"},
+    "board": {"map", "hallway", "void", "rooms", "starts", "passages", "marks"},
+}
+
+
 class _Fields:
     """Typed access to the parsed TOML, with errors that point at the line."""
 
     def __init__(self, path: str, text: str, data: dict[str, Any]) -> None:
         self.path, self.text, self.data = path, text, data
+
+    def check_keys(self) -> None:
+        """Refuse keys the loader does not know, so a misspelt rule is not ignored."""
+        for table, allowed in _KNOWN.items():
+            within = self.data if table == "" else self.data.get(table, {})
+            if not isinstance(within, dict):
+                raise self.fail(table, f"[{table}] must be a table")
+            for key in within:
+                if key not in allowed:
+                    where = f"[{table}]" if table else "the top level"
+                    raise self.fail(key, f"unknown key {key!r} in {where}; known: {', '.join(sorted(allowed))}")
 
     def fail(self, key: str, problem: str) -> EditionError:
         return EditionError(self.path, self.line_of(key), problem)

@@ -41,7 +41,7 @@ def destinations(board: Board, start: str, steps: int, occupied: Collection[str]
     rooms = _rooms_within(board, origins, steps, blocked, exclude=start)
     wanted = _candidates(board, origins, steps, blocked)
     found = _exact_squares(board, origins, steps, blocked, wanted)
-    return frozenset(rooms) | {board.squares[i] for i in range(len(board.squares)) if found >> i & 1}
+    return frozenset(rooms) | {board.squares[i] for i in _bits(found)}
 
 
 def reaches(board: Board, start: str, steps: int, occupied: Collection[str], target: str) -> bool:
@@ -131,3 +131,13 @@ def _exact_squares(board: Board, origins: list[Origin], steps: int, blocked: int
         if used <= steps and ball(square, steps - used) & wanted:
             walk(square, steps - used, visited | blocked)
     return found
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``."""
+    indices = []
+    while mask:
+        low = mask & -mask
+        indices.append(low.bit_length() - 1)
+        mask ^= low
+    return indices
