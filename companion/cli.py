@@ -81,9 +81,14 @@ def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, narrat
     if isinstance(setup, ClueError):
         raise UsageError(f"line {number}: {setup}")
     try:
-        game = Replay(setup, view)
+        game = Replay(setup)
     except ClueError as err:
         raise UsageError(f"line {number}: invalid setup ({err.code}): {err}") from None
+    if view is not None:
+        try:
+            game.view_as(view)
+        except ClueError as err:
+            raise UsageError(f"--view: {err}") from None
     _emit({"line": number, "ok": True, "events": game.setup_events}, narrate)
     for number, line in lines:
         _emit(game.step(number, line), narrate)

@@ -25,9 +25,19 @@ class Replay:
     """One game being replayed line by line, as everyone or as one seat sees it."""
 
     def __init__(self, setup_line: str, view: str | None = None) -> None:
-        self.state, events = new_game(parse_setup(setup_line))
-        self.view = self._viewer(view)
-        self.setup_events = self._shown(events)
+        self.state, self._setup = new_game(parse_setup(setup_line))
+        self.view: str | None = None
+        if view is not None:
+            self.view_as(view)
+
+    def view_as(self, name: str) -> None:
+        """Report from now on only what seat ``name`` may know."""
+        self.view = self.state.seat_named(name)
+
+    @property
+    def setup_events(self) -> list[dict[str, Any]]:
+        """The setup line's events, as the viewer may see them."""
+        return self._shown(self._setup)
 
     def step(self, number: int, line: str | ClueError) -> dict[str, Any]:
         """Apply one line; the ``{"line", "ok", "events" | "error"}`` result."""
@@ -47,6 +57,3 @@ class Replay:
         if self.view is None:
             return [event.to_dict() for event in events]
         return [event_for(event, self.view) for event in events]
-
-    def _viewer(self, name: str | None) -> str | None:
-        return None if name is None else self.state.seat_named(name)
