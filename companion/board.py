@@ -192,13 +192,13 @@ def _check_characters(path: str, rows: list[tuple[int, str]], legend: Legend) ->
     doors = {letter.lower() for letter in legend.rooms}
     known = set(legend.hallway + legend.void) | set(legend.rooms) | doors
     known |= set(legend.starts) | set(legend.marks)
-    for number, line in rows:
+    for row, (number, line) in enumerate(rows, start=1):
         for column, char in enumerate(line):
             if char not in known:
                 raise EditionError(
                     path,
                     number,
-                    f"unknown character {char!r} at {COLUMNS[column]}{number}; "
+                    f"unknown character {char!r} at {COLUMNS[column]}{row}; "
                     f"the legend has {''.join(sorted(known))!r}",
                 )
 
@@ -247,9 +247,9 @@ def _build(path: str, rows: list[tuple[int, str]], legend: Legend) -> Board:
     passages = _passages(path, legend, rooms)
     for room in rooms:
         if room not in cells.values():
-            raise EditionError(path, None, f"the legend's room {room!r} is not on the map")
+            raise EditionError(path, None, f"the legend's room {room!r} is not on the map", key=_letter(legend, room))
         if room not in exits and room not in passages:
-            raise EditionError(path, None, f"the {room} has no door and no passage")
+            raise EditionError(path, None, f"the {room} has no door and no passage", key=_letter(legend, room))
     return Board(
         path=path,
         width=len(grid[0]),
@@ -267,6 +267,10 @@ def _build(path: str, rows: list[tuple[int, str]], legend: Legend) -> Board:
     )
 
 
+def _letter(legend: Legend, room: str) -> str:
+    return next(letter for letter, name in legend.rooms.items() if name == room)
+
+
 def _position(square: str) -> tuple[int, int]:
     return int(square[1:]) - 1, COLUMNS.index(square[0])
 
@@ -282,9 +286,10 @@ def _starts(
                 if suspect in starts:
                     raise EditionError(path, lines[row], f"a second start square for {suspect} ({char!r})")
                 starts[suspect] = index[f"{COLUMNS[col]}{row + 1}"]
+    on_map = {char for line in grid for char in line}
     for char, suspect in legend.starts.items():
-        if suspect not in starts:
-            raise EditionError(path, None, f"no start square {char!r} for {suspect} on the map")
+        if char not in on_map:
+            raise EditionError(path, None, f"no start square {char!r} for {suspect} on the map", key=char)
     return starts
 
 
@@ -302,7 +307,7 @@ def _passages(path: str, legend: Legend, rooms: tuple[str, ...]) -> dict[str, tu
     for one, other in legend.passages:
         for room in (one, other):
             if room not in rooms:
-                raise EditionError(path, None, f"passage names {room!r}, which is not a room of the map")
+                raise EditionError(path, None, f"passage names {room!r}, which is not a room of the map", key="pairs")
         links.setdefault(one, []).append(other)
         links.setdefault(other, []).append(one)
     return {room: tuple(found) for room, found in links.items()}

@@ -89,13 +89,20 @@ def load_edition(name: str) -> Edition:
         except (OSError, UnicodeDecodeError) as err:
             raise EditionError(name, None, f"cannot read edition: {err}") from err
         return parse_edition(name, text, lambda file, legend: read_map(str(path.parent / file), legend))
-    key = normalise(name).replace(" ", "_").replace("-", "_")
-    key = {"clue": "classic", "cluedo": "classic"}.get(key, key)
-    for edition_id in bundled_ids():
-        candidate = resources.files("companion.editions").joinpath(f"{edition_id}.toml")
-        if key == edition_id or key.removeprefix("clue_") == edition_id:
-            return parse_edition(f"{edition_id}.toml", candidate.read_text(encoding="utf-8"), read_bundled_map)
+    key = _edition_key(name)
+    if key in bundled_ids():
+        text = resources.files("companion.editions").joinpath(f"{key}.toml").read_text(encoding="utf-8")
+        return parse_edition(f"{key}.toml", text, read_bundled_map)
     raise BadInput(f"unknown edition {name!r}; valid: {', '.join(bundled_ids())}")
+
+
+def _edition_key(name: str) -> str:
+    """The id a name means: "CLUE The Big Bang Theory" and "big-bang theory" are big_bang_theory."""
+    words = [word for word in normalise(name).replace("-", " ").replace("_", " ").split()
+             if word not in ("clue", "cluedo")]
+    if words[:1] == ["the"]:
+        words = words[1:]
+    return "_".join(words) or "classic"
 
 
 MapReader = Callable[[str, Legend], Board]
@@ -144,6 +151,7 @@ class _Fields:
 
     def __init__(self, path: str, text: str, data: dict[str, Any]) -> None:
         self.path, self.text, self.data = path, text, data
+        self.headers: dict[int, str] = {id(data): ""}  # table -> its dotted name
 
     def check_keys(self) -> None:
         """Refuse keys the loader does not know, so a misspelt rule is not ignored."""
@@ -164,18 +172,28 @@ class _Fields:
         found = pattern.search(self.text)
         return self.text.count("\n", 0, found.start()) + 1 if found else None
 
+    def missing(self, table: dict[str, Any], what: str) -> EditionError:
+        """An error for something absent, pointing at the header of the table it belongs in."""
+        name = self.headers.get(id(table), "")
+        found = re.search(rf"^\s*\[\s*{re.escape(name)}\s*\]", self.text, re.MULTILINE) if name else None
+        line = self.text.count("\n", 0, found.start()) + 1 if found else 1
+        return EditionError(self.path, line, f"missing {what}" + (f" in [{name}]" if name else ""))
+
     def table(self, key: str, within: dict[str, Any] | None = None) -> dict[str, Any]:
-        value = (self.data if within is None else within).get(key)
+        parent = self.data if within is None else within
+        value = parent.get(key)
         if not isinstance(value, dict):
-            raise self.fail(key, f"missing table [{key}]")
+            raise self.missing(parent, f"table [{key}]")
+        prefix = self.headers.get(id(parent), "")
+        self.headers[id(value)] = f"{prefix}.{key}" if prefix else key
         return value
 
     def get(self, table: dict[str, Any], key: str, kind: type[T]) -> T:
         if key not in table:
-            raise self.fail(key, f"missing key {key!r}")
+            raise self.missing(table, f"key {key!r}")
         value = table[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(key, f"{key} must be a {kind.__name__}, not {value!r}")
+            raise self.fail(key, f"{key} must be of type {kind.__name__}, not {value!r}")
         return value
 
     def choice(self, table: dict[str, Any], key: str, allowed: tuple[str, ...]) -> str:
@@ -216,7 +234,9 @@ def _check_rules(fields: _Fields, edition: Edition) -> None:
     if not 1 <= edition.dice <= 3:
         raise fields.fail("dice", f"dice must be 1 to 3, not {edition.dice}")
     if edition.first != HIGHEST_ROLL and edition.first not in edition.deck.suspects:
-        raise fields.fail("first", f"first is {edition.first!r}; expected a suspect or {HIGHEST_ROLL!r}")
+        raise fields.fail(
+            "first", f"first is {edition.first!r}; expected {HIGHEST_ROLL!r} or one of {', '.join(edition.deck.suspects)}"
+        )
     if edition.weapons_start == "rooms" and edition.board is not None:
         if len(edition.board.rooms) < len(edition.deck.weapons):
             raise fields.fail("weapons_start", "fewer rooms than weapons to place one per room")
@@ -243,7 +263,13 @@ def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
         passages=tuple((one, other) for one, other in pairs),
         marks=_string_table(fields, table, "marks") if "marks" in table else {},
     )
-    board = read_board(fields.get(table, "map", str), legend)
+    try:
+        board = read_board(fields.get(table, "map", str), legend)
+    except EditionError as err:
+        if err.line is not None or err.key is None:
+            raise
+        # A problem with no line on the map lies in the legend: point at its entry.
+        raise fields.fail(err.key, f"{err.path}: {err.problem}") from None
     missing = set(deck.rooms) - set(board.rooms)
     if missing:
         raise fields.fail("rooms", f"card rooms not on the board: {', '.join(sorted(missing))}")

@@ -49,16 +49,21 @@ class BadDeal(ClueError, ValueError):
 
 
 class EditionError(ClueError, ValueError):
-    """A malformed edition or board map file; the message names file and line."""
+    """A malformed edition or board map file; the message names file and line.
+
+    ``key`` names the legend entry of the edition file behind a map problem
+    that sits on no one line of the map, so the edition loader can point there.
+    """
 
     code = "bad_edition"
 
-    def __init__(self, path: str, line: int | None, problem: str) -> None:
+    def __init__(self, path: str, line: int | None, problem: str, key: str | None = None) -> None:
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {problem}")
         self.path = path
         self.line = line
         self.problem = problem
+        self.key = key
 
 
 class RuleError(ClueError, ValueError):

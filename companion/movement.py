@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import Collection
 
 from .board import Board
+from .errors import IllegalMove
 
 
 def destinations(board: Board, start: str, steps: int, occupied: Collection[str]) -> frozenset[str]:
@@ -71,6 +72,8 @@ def _origins(board: Board, start: str, occupied: Collection[str]) -> tuple[list[
     if start in board.index:
         here = board.index[start]
         return [(here, 0, 1 << here)], blocked & ~(1 << here)
+    if start not in board.rooms:
+        raise IllegalMove(f"{start!r} is not a hallway square or a room of the board")
     exits = board.exits.get(start, ())
     return [(square, 1, 1 << square) for square in exits if not blocked >> square & 1], blocked
 
