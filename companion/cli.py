@@ -28,6 +28,10 @@ class UsageError(ClueError):
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    # JSON output is ASCII-escaped; narration on a console that cannot show a
+    # name's accents gets escapes instead of a crash.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         return int(args.command(args))
     except ClueError as err:
@@ -93,7 +97,7 @@ def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, narrat
     for number, line in lines:
         _emit(game.step(number, line), narrate)
     if final_view:
-        print(json.dumps(game.final_view(), ensure_ascii=False))
+        print(json.dumps(game.final_view()))
     return 0
 
 
@@ -102,7 +106,7 @@ def _emit(result: dict[str, Any], narrate: bool) -> None:
         for text in describe_result(result):
             print(text)
     else:
-        print(json.dumps(result, ensure_ascii=False))
+        print(json.dumps(result))
 
 
 def _edition(args: argparse.Namespace) -> int:

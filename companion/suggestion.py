@@ -66,6 +66,8 @@ def pass_(state: GameState, action: Pass, seat: str) -> Result:
     if seat == suggestion.suggester:
         raise NotYourTurn(f"{seat} made the suggestion and does not answer it")
     if set(suggestion.cards()) & set(state.hand(seat)):
+        if state.turn.phase is not Phase.REFUTING:
+            raise WrongPhase("the suggestion has already been answered")
         raise MustShow(f"{seat} holds a card named in the suggestion and must show one")
     return state, ()
 

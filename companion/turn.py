@@ -89,7 +89,7 @@ def next_seat(state: GameState) -> str:
 
 def _checked_dice(state: GameState, dice: tuple[int, ...]) -> tuple[int, ...]:
     count = state.edition.dice
-    if len(dice) != count or not all(isinstance(face, int) and 1 <= face <= 6 for face in dice):
+    if len(dice) != count or not all(type(face) is int and 1 <= face <= 6 for face in dice):
         raise BadInput(f"dice must be {count} number(s) from 1 to 6, not {list(dice)}")
     return dice
 
