@@ -32,6 +32,15 @@ Refute = Literal["first", "every"]
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class Movement:
+    """Board rules that differ between editions (all off in Classic)."""
+
+    pass_through_rooms: bool = False  # a room may be crossed, counting as one step
+    jump_movers: bool = False  # a mover in the way is jumped, not a wall
+    passage_mid_roll: bool = False  # a secret passage may be taken part-way through a roll
+
+
 @dataclass(frozen=True, eq=False)
 class Edition:
     """One edition's cards, player counts and rule flags, plus its board."""
@@ -48,6 +57,7 @@ class Edition:
     refute: Refute
     accuse: str
     weapons_start: str
+    movement: Movement
     board: Board | None
 
     def first_player(self, seats: tuple[str, ...]) -> str | None:
@@ -131,6 +141,7 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
         refute=fields.choice(rules, "refute", ("first", "every")),  # type: ignore[arg-type]
         accuse=fields.get(rules, "accuse", str),
         weapons_start=fields.get(rules, "weapons_start", str),
+        movement=_movement(fields),
         board=_board(fields, deck, read_board) if "board" in data else None,
     )
     _check_rules(fields, edition)
@@ -138,10 +149,11 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
 
 
 _KNOWN = {
-    "": {"id", "name", "players", "cards", "rules", "board"},
+    "": {"id", "name", "players", "cards", "rules", "movement", "board"},
     "players": {"min", "max"},
     "cards": {"suspects", "weapons", "rooms", "aliases"},
     "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start"},
+    "movement": {"pass_through_rooms", "jump_movers", "passage_mid_roll"},
     "board": {"map", "hallway", "void", "rooms", "starts", "passages", "marks"},
 }
 
@@ -237,9 +249,20 @@ def _check_rules(fields: _Fields, edition: Edition) -> None:
         raise fields.fail(
             "first", f"first is {edition.first!r}; expected {HIGHEST_ROLL!r} or one of {', '.join(edition.deck.suspects)}"
         )
+    if edition.board is not None:
+        for flag, on in vars(edition.movement).items():
+            if on:
+                # Only Classic movement is implemented so far; refuse rather than ignore.
+                raise fields.fail(flag, f"{flag} is not supported by the movement rules yet")
     if edition.weapons_start == "rooms" and edition.board is not None:
         if len(edition.board.rooms) < len(edition.deck.weapons):
             raise fields.fail("weapons_start", "fewer rooms than weapons to place one per room")
+
+
+def _movement(fields: _Fields) -> Movement:
+    table = fields.table("movement") if "movement" in fields.data else {}
+    flags = {name: fields.get(table, name, bool) for name in table}
+    return Movement(**flags)
 
 
 def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:

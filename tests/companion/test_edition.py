@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.edition import Edition, bundled_ids, load_edition
+from companion.edition import Edition, Movement, bundled_ids, load_edition
 from companion.errors import BadInput, ClueError, EditionError, UnknownCard
 
 CLASSIC_SUSPECTS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green", "Mrs. Peacock", "Professor Plum")
@@ -370,3 +370,36 @@ def test_cli_a_bad_edition_is_one_line_on_stderr_and_exit_2(
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("clue-companion: ")
     assert needle in err and "Traceback" not in err
+
+
+# Movement flags
+
+def test_classic_moves_by_classic_rules_and_master_detective_declares_its_own() -> None:
+    assert load_edition("classic").movement == Movement(False, False, False)
+    assert load_edition("master_detective").movement == Movement(
+        pass_through_rooms=True, jump_movers=True, passage_mid_roll=True
+    )
+
+
+def test_movement_flags_default_to_classic_when_the_table_is_absent(tmp_path: Path) -> None:
+    assert load_edition(str(write_edition(tmp_path))).movement == Movement()
+
+
+@pytest.mark.parametrize("flag", ["pass_through_rooms", "jump_movers", "passage_mid_roll"])
+def test_a_board_edition_asking_for_unbuilt_movement_is_refused_at_its_line(tmp_path: Path, flag: str) -> None:
+    path = write_edition(tmp_path, "[board]\n", f"[movement]\n{flag} = true\n\n[board]\n")
+    message = load_error(path)
+    assert f"{path}:{line_of(path.read_text(), flag)}:" in message
+    assert flag in message
+
+
+def test_a_movement_flag_must_be_true_or_false(tmp_path: Path) -> None:
+    path = write_edition(tmp_path, "[board]\n", '[movement]\njump_movers = "yes"\n\n[board]\n')
+    message = load_error(path)
+    assert f"{path}:{line_of(path.read_text(), 'jump_movers')}:" in message
+    assert "bool" in message
+
+
+def test_an_unknown_movement_flag_is_refused(tmp_path: Path) -> None:
+    path = write_edition(tmp_path, "[board]\n", "[movement]\nfly = true\n\n[board]\n")
+    assert "unknown key 'fly'" in load_error(path)
