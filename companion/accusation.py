@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .actions import Accuse
 from .errors import AccusationLocation
@@ -21,18 +20,18 @@ def accuse(state: GameState, action: Accuse, seat: str) -> Result:
     events: list[Event] = [Accused(seat, *guess, correct)]
     if correct:
         return _game_over(state, seat, events)
-    state = replace(state, eliminated=state.eliminated + (seat,))
+    state = state.evolve(eliminated=state.eliminated + (seat,))
     events.append(EliminatedSeat(seat))
     state, cleared = _clear_doorway(state, seat)
     events.extend(cleared)
     if len(state.eliminated) == len(state.seats):
         return _game_over(state, None, events)
-    return replace(state, turn=replace(state.turn, phase=Phase.OUT)), tuple(events)
+    return state.evolve(turn=state.turn.evolve(phase=Phase.OUT)), tuple(events)
 
 
 def _game_over(state: GameState, winner: str | None, events: list[Event]) -> Result:
     events.append(GameEnded(winner, *state.envelope.cards()))
-    return replace(state, winner=winner, turn=replace(state.turn, phase=Phase.OVER)), tuple(events)
+    return state.evolve(winner=winner, turn=state.turn.evolve(phase=Phase.OVER)), tuple(events)
 
 
 def _check_where(state: GameState, seat: str) -> None:

@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from . import turn
@@ -66,7 +65,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
         state, before = _take_turn(state, seat, isinstance(action, EndTurn))
     state, events = handler(state, action, seat)
     events = before + events
-    return replace(state, log=state.log + events, actions=state.actions + 1), events
+    return state.evolve(log=state.log + events, actions=state.actions + 1), events
 
 
 def legal_destinations(state: GameState) -> tuple[str, ...]:

@@ -45,6 +45,15 @@ def destinations(board: Board, start: str, steps: int, occupied: Collection[str]
     return frozenset(rooms) | {board.squares[i] for i in _bits(found)}
 
 
+def can_move(board: Board, start: str, steps: int, occupied: Collection[str]) -> bool:
+    """True if the mover has anywhere at all to go (stops at the first place found)."""
+    origins, blocked = _origins(board, start, occupied)
+    if _rooms_within(board, origins, steps, blocked, exclude=start):
+        return True
+    wanted = _candidates(board, origins, steps, blocked)
+    return bool(_exact_squares(board, origins, steps, blocked, wanted, enough=1))
+
+
 def reaches(board: Board, start: str, steps: int, occupied: Collection[str], target: str) -> bool:
     """True if ``target`` (a room or square name) is among the destinations.
 
@@ -110,11 +119,14 @@ def _candidates(board: Board, origins: list[Origin], steps: int, blocked: int) -
     return wanted & ~blocked
 
 
-def _exact_squares(board: Board, origins: list[Origin], steps: int, blocked: int, wanted: int) -> int:
+def _exact_squares(
+    board: Board, origins: list[Origin], steps: int, blocked: int, wanted: int, enough: int = 0
+) -> int:
     """Bitmask of the ``wanted`` squares that end a self-avoiding walk of exactly ``steps``.
 
     Depth-first over walks; a branch is cut as soon as no wanted square not
     yet found lies within reach (by distance and parity) of where it stands.
+    With ``enough`` set, the search stops once that many squares are found.
     """
     neighbours, ball = board.neighbours, board.ball
     found = 0
@@ -124,6 +136,8 @@ def _exact_squares(board: Board, origins: list[Origin], steps: int, blocked: int
         if left == 0:
             found |= 1 << square
             wanted &= ~(1 << square)
+            if enough and found.bit_count() >= enough:
+                wanted = 0
             return
         left -= 1
         for there in neighbours[square]:

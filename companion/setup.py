@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import rng
 from .actions import Setup
@@ -47,7 +46,7 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
         *rolls,
         TurnStarted(first),
     )
-    return replace(game, log=events), events
+    return game.evolve(log=events), events
 
 
 def _seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:

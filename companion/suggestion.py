@@ -8,7 +8,6 @@ in turn (``"every"``). A shown card goes to the suggester alone.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .actions import Pass, Show, Suggest
 from .errors import CannotShow, MustShow, NotInRoom, NotYourTurn, WrongPhase
@@ -29,7 +28,7 @@ def suggest(state: GameState, action: Suggest, seat: str) -> Result:
         state = state.with_position(suspect, room)
         events.append(Moved(suspect, room, "suggestion"))
         if suspect in state.seats and suspect != seat:
-            state = replace(state, summoned=state.summoned | {suspect})
+            state = state.evolve(summoned=state.summoned | {suspect})
     if state.weapons[deck.weapons.index(weapon)] != room:
         state = state.with_weapon(weapon, room)
         events.append(WeaponMoved(weapon, room))
@@ -51,9 +50,9 @@ def show(state: GameState, action: Show, seat: str) -> Result:
     if card not in state.hand(seat):
         raise CannotShow(f"{seat} does not hold {card}")
     suggester = asking.suggestion.suggester
-    state = replace(state, shown=state.shown + (Shown(seat, suggester, card),))
+    state = state.evolve(shown=state.shown + (Shown(seat, suggester, card),))
     queue = asking.queue if state.edition.refute == "every" else ()
-    state, more = _ask_on(state, replace(asking, asked=None, queue=queue, shown=True))
+    state, more = _ask_on(state, asking.evolve(asked=None, queue=queue, shown=True))
     return state, (CardShown(seat, suggester, card), *more)
 
 
@@ -101,10 +100,10 @@ def _ask_on(state: GameState, asking: Refutation) -> Result:
         seat = queue.pop(0)
         if named & set(state.hand(seat)):
             events.append(RefuteRequested(seat, suggester))
-            waiting = replace(asking, asked=seat, queue=tuple(queue))
-            return replace(state, turn=replace(state.turn, phase=Phase.REFUTING, refutation=waiting)), tuple(events)
+            waiting = asking.evolve(asked=seat, queue=tuple(queue))
+            return state.evolve(turn=state.turn.evolve(phase=Phase.REFUTING, refutation=waiting)), tuple(events)
         events.append(Passed(seat))
     if not asking.shown:
         events.append(NoRefutation(suggester))
-    settled = replace(asking, asked=None, queue=())
-    return replace(state, turn=replace(state.turn, phase=Phase.SUGGESTED, refutation=settled)), tuple(events)
+    settled = asking.evolve(asked=None, queue=())
+    return state.evolve(turn=state.turn.evolve(phase=Phase.SUGGESTED, refutation=settled)), tuple(events)

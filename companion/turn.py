@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import movement, rng
 from .actions import EndTurn, Move, Roll
@@ -31,14 +30,15 @@ def roll(state: GameState, action: Roll, seat: str) -> Result:
         raise WrongPhase(f"{seat} has already {_done(state.turn.phase)} this turn")
     if action.dice is None:
         faces, after = rng.dice(state.rng, state.edition.dice)
-        state = replace(state, rng=after)
+        state = state.evolve(rng=after)
     else:
         faces = _checked_dice(state, action.dice)
-    state = replace(state, turn=replace(state.turn, phase=Phase.MOVING, dice=faces))
+    state = state.evolve(turn=state.turn.evolve(phase=Phase.MOVING, dice=faces))
     events: tuple[Event, ...] = (Rolled(seat, faces, sum(faces)),)
-    if not destinations(state):
+    board = state.edition.require_board()
+    if not movement.can_move(board, state.position(seat), sum(faces), state.occupied(seat)):
         # Blocked in: the mover stays, and the turn goes on without a move.
-        state = replace(state, turn=replace(state.turn, phase=Phase.MOVED))
+        state = state.evolve(turn=state.turn.evolve(phase=Phase.MOVED))
         events += (Blocked(seat),)
     return state, events
 
@@ -62,7 +62,7 @@ def move(state: GameState, action: Move, seat: str) -> Result:
     entered = target if is_room(state.edition, target) else None
     left = here if is_room(state.edition, here) else None
     state = state.with_position(seat, target)
-    state = replace(state, turn=replace(turn, phase=Phase.MOVED, entered=entered, left_room=left))
+    state = state.evolve(turn=turn.evolve(phase=Phase.MOVED, entered=entered, left_room=left))
     return state, (Moved(seat, target, via),)
 
 
@@ -78,7 +78,7 @@ def end_turn(state: GameState, action: EndTurn, seat: str) -> Result:
 def pass_turn(state: GameState) -> Result:
     """Hand the turn clockwise to the next player still in the game."""
     following = next_seat(state)
-    state = replace(state, turn=Turn(following), summoned=state.summoned - {state.turn.seat})
+    state = state.evolve(turn=Turn(following), summoned=state.summoned - {state.turn.seat})
     return state, (TurnStarted(following),)
 
 

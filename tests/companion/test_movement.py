@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.board import Board, Legend, load_board, read_map
 from companion.cli import main
-from companion.movement import destinations, reaches
+from companion.movement import can_move, destinations, reaches
 
 BOARD = load_board("classic")
 START_SQUARES = ("h25", "a18", "j1", "o1", "x7", "x20")
@@ -239,6 +239,13 @@ def test_destinations_match_the_naive_walk_among_other_movers(
     assert not found & (occupied - {start})
     for target in sorted(found)[:5] + [square for square in BOARD.squares[::17] if square not in found]:
         assert reaches(BOARD, start, roll, occupied, target) == (target in found)
+    assert can_move(BOARD, start, roll, occupied) == bool(found)
+
+
+def test_a_mover_hemmed_in_by_other_movers_cannot_move() -> None:
+    assert not can_move(BOARD, "h25", 3, {"h24"})
+    assert not can_move(BOARD, "Kitchen", 4, {"e8"})
+    assert can_move(BOARD, "Kitchen", 4, set()) and can_move(BOARD, "h25", 3, {"g24"})
 
 
 # The command line helper
