@@ -32,12 +32,7 @@ from companion.record import parse_action, parse_setup
 from companion.replay import Replay
 from companion.state import GameState, Phase
 from companion.views import public_view, seat_view
-
-CODES = {
-    "bad_input", "unknown_card", "unknown_seat", "bad_deal", "not_your_turn", "wrong_phase",
-    "illegal_move", "not_in_room", "must_show", "cannot_show", "accusation_location",
-    "eliminated", "game_over",
-}
+from record_spec import CODES, EVENT_FIELDS, carried_cards
 
 CLASSIC = load_edition("classic")
 DECK = CLASSIC.deck
@@ -101,21 +96,6 @@ def test_cards_are_conserved_and_the_envelope_never_changes(seed: int) -> None:
     over = game.events[-1][-1]
     assert over["type"] == "game_over"
     assert over["solution"] == dict(zip(CATEGORIES, first.envelope.cards()))
-
-
-EVENT_FIELDS = {
-    "turn_started": {"seat"},
-    "rolled": {"seat", "dice", "total"},
-    "moved": {"seat", "to", "via"},
-    "suggested": {"seat", "suspect", "weapon", "room"},
-    "passed": {"seat"},
-    "refute_requested": {"seat", "suggester"},
-    "card_shown": {"by", "to", "card"},
-    "no_refutation": {"suggester"},
-    "accused": {"seat", "suspect", "weapon", "room", "correct"},
-    "eliminated": {"seat"},
-    "game_over": {"winner", "solution"},
-}
 
 
 @GAMES
@@ -216,27 +196,6 @@ def check_seat_view(state: GameState, seat: str, full: bool) -> None:
     if state.over:
         allowed |= set(envelope.values())
     assert carried_cards(view) <= allowed
-
-
-def carried_cards(data: Any) -> set[str]:
-    """Card names found where cards are carried: hand, cards, card, may_show, shown_to_me, solution."""
-    found: set[str] = set()
-    if isinstance(data, list):
-        for item in data:
-            found |= carried_cards(item)
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            if key == "shown_to_me":
-                found |= {shown["card"] for shown in value}
-            elif key in {"hand", "cards", "may_show"}:
-                found |= set(value)
-            elif key == "card":
-                found.add(value)
-            elif key == "solution" and value is not None:
-                found |= set(value.values())
-            else:
-                found |= carried_cards(value)
-    return found
 
 
 def check_public_view(state: GameState) -> None:

@@ -17,15 +17,10 @@ from typing import Any
 import pytest
 
 from companion.cli import main
+from record_spec import CODES, EVENT_FIELDS, carried_cards
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "classic-sample.jsonl"
-
-CODES = {
-    "bad_input", "unknown_card", "unknown_seat", "bad_deal", "not_your_turn", "wrong_phase",
-    "illegal_move", "not_in_room", "must_show", "cannot_show", "accusation_location",
-    "eliminated", "game_over",
-}
 
 SEATS = ["Miss Scarlet", "Colonel Mustard", "Mrs. White"]
 HANDS = {
@@ -64,22 +59,6 @@ SCENARIO: list[dict[str, Any]] = [
     {"type": "move", "seat": "Miss Scarlet", "to": "Conservatory"},
     {"type": "accuse", "seat": "Miss Scarlet", "suspect": "Professor Plum", "weapon": "Rope", "room": "Kitchen"},
 ]
-
-# The issue's table: each event type and the fields it must carry.
-EVENT_FIELDS = {
-    "turn_started": {"seat"},
-    "rolled": {"seat", "dice", "total"},
-    "moved": {"seat", "to", "via"},
-    "suggested": {"seat", "suspect", "weapon", "room"},
-    "passed": {"seat"},
-    "refute_requested": {"seat", "suggester"},
-    "card_shown": {"by", "to", "card"},
-    "no_refutation": {"suggester"},
-    "accused": {"seat", "suspect", "weapon", "room", "correct"},
-    "eliminated": {"seat"},
-    "game_over": {"winner", "solution"},
-}
-
 
 def jsonl(lines: list[Any]) -> bytes:
     """Record lines (dicts are dumped, str/bytes kept as they are) joined into a file's bytes."""
@@ -124,27 +103,6 @@ def run_cli(*args: str, stdin: bytes | None = None,
 def events_by_line(results: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
     assert all(result["ok"] for result in results), [r for r in results if not r["ok"]]
     return {result["line"]: result["events"] for result in results}
-
-
-def secret_values(data: Any) -> set[str]:
-    """Every card name found where cards are carried: hand, cards, card, may_show, shown_to_me, solution."""
-    found: set[str] = set()
-    if isinstance(data, list):
-        for item in data:
-            found |= secret_values(item)
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            if key == "shown_to_me":
-                found |= {shown["card"] for shown in value}
-            elif key in {"hand", "cards", "may_show"}:
-                found |= set(value)
-            elif key == "card":
-                found.add(value)
-            elif key == "solution" and value is not None:
-                found |= set(value.values())
-            else:
-                found |= secret_values(value)
-    return found
 
 
 def assert_one_line_error(code: int, stdout: str | bytes, stderr: str | bytes) -> None:
@@ -385,7 +343,7 @@ def test_final_view_mid_game_hides_the_solution(tmp_path: Path, capsys: pytest.C
     assert view["solution"] is None
     assert view["position"]["Mrs. White"] == "Lounge"
     assert not any(e["type"] == "game_over" for e in view["record"])
-    assert secret_values(view) <= set(HANDS["Mrs. White"])
+    assert carried_cards(view) <= set(HANDS["Mrs. White"])
 
 
 def test_final_view_without_view_is_the_public_view(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -399,7 +357,7 @@ def test_final_view_without_view_is_the_public_view(tmp_path: Path, capsys: pyte
     assert view["turn"] == "Colonel Mustard"
     assert view["solution"] is None
     assert view["eliminated"] == []
-    assert secret_values(view) == set()
+    assert carried_cards(view) == set()
     assert [e for e in view["record"] if e["type"] == "card_shown"] == [
         {"type": "card_shown", "by": "Colonel Mustard", "to": "Miss Scarlet"}]
 
