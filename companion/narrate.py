@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 Describer = Callable[[dict[str, Any]], str]
@@ -63,6 +64,7 @@ def _started(e: dict[str, Any]) -> str:
     return f"A game of {e.get('name', e['edition'])} for {', '.join(e['seats'])}.{face_up}"
 
 
+@cache
 def _describers() -> dict[str, Describer]:
     return {
         "game_started": _started,

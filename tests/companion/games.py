@@ -28,6 +28,8 @@ from companion import (
     Move,
     Roll,
     Setup,
+    Show,
+    Suggest,
     apply,
     new_game,
     public_view,
@@ -102,6 +104,16 @@ def rejected(state: GameState, action: Action) -> str:
         apply(state, action)
     assert _snapshot(state) == before
     return refusal.value.code
+
+
+def scarlet_brings_mustard_into_the_lounge() -> tuple[Action, ...]:
+    """Scarlet rolls 6 into the Lounge and suggests Mustard with the Knife; he shows her the Knife."""
+    return (
+        Roll(SCARLET, (6,)),
+        Move(SCARLET, "Lounge"),
+        Suggest(SCARLET, MUSTARD, "Knife"),
+        Show(MUSTARD, "Knife"),
+    )
 
 
 def turn(seat: str, roll: int, to: str) -> tuple[Action, ...]:

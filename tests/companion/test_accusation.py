@@ -23,6 +23,7 @@ from companion import (
     seat_view,
 )
 from games import (
+    scarlet_brings_mustard_into_the_lounge,
     GREEN,
     MUSTARD,
     PLUM,
@@ -237,10 +238,7 @@ def test_mustard_may_also_take_over_by_accusing() -> None:
 def test_mustard_brought_to_the_lounge_may_take_over_by_suggesting_there() -> None:
     state, _ = play(
         game(),
-        Roll(SCARLET, (6,)),
-        Move(SCARLET, "Lounge"),
-        Suggest(SCARLET, MUSTARD, "Knife"),
-        Show(MUSTARD, "Knife"),
+        scarlet_brings_mustard_into_the_lounge(),
         wrong(SCARLET),
     )
     _, events = play(state, Suggest(MUSTARD, PLUM, "Wrench"))
@@ -292,10 +290,7 @@ def mustard_in_the_conservatory_after_scarlet_is_out() -> GameState:
     """Scarlet brought Mustard into the Lounge, then accused wrongly; Mustard took the passage."""
     state, _ = play(
         game(),
-        Roll(SCARLET, (6,)),
-        Move(SCARLET, "Lounge"),
-        Suggest(SCARLET, MUSTARD, "Knife"),
-        Show(MUSTARD, "Knife"),
+        scarlet_brings_mustard_into_the_lounge(),
         wrong(SCARLET),
         EndTurn(SCARLET),
         Move(MUSTARD, "Conservatory"),

@@ -12,6 +12,7 @@ import pytest
 
 from companion import ClueError, EndTurn, GameState, Move, Roll, Suggest, Show, legal_destinations, public_view
 from games import (
+    scarlet_brings_mustard_into_the_lounge,
     GREEN,
     MUSTARD,
     PEACOCK,
@@ -47,10 +48,7 @@ def mustard_on_the_lounge_doorway() -> GameState:
     """Scarlet is in the Lounge on turn; Mustard, brought there by her suggestion, stepped out onto h20."""
     state, _ = play(
         game(),
-        Roll(SCARLET, (6,)),
-        Move(SCARLET, "Lounge"),
-        Suggest(SCARLET, MUSTARD, "Knife"),
-        Show(MUSTARD, "Knife"),
+        scarlet_brings_mustard_into_the_lounge(),
         EndTurn(SCARLET),
         turn(MUSTARD, 1, "h20"),
         turn(WHITE, 1, "j2"),
@@ -63,10 +61,7 @@ def mustard_blocked_in_the_lounge() -> GameState:
     state, _ = play(
         game(),
         # Scarlet enters the Lounge and brings Mustard in with her suggestion.
-        Roll(SCARLET, (6,)),
-        Move(SCARLET, "Lounge"),
-        Suggest(SCARLET, MUSTARD, "Knife"),
-        Show(MUSTARD, "Knife"),
+        scarlet_brings_mustard_into_the_lounge(),
         EndTurn(SCARLET),
         # Mustard suggests where he was brought, without moving, and brings White in.
         Suggest(MUSTARD, WHITE, "Rope"),
