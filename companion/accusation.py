@@ -20,13 +20,25 @@ def accuse(state: GameState, action: Accuse, seat: str) -> Result:
     events: list[Event] = [Accused(seat, *guess, correct)]
     if correct:
         return _game_over(state, seat, events)
+    state, out = eliminate(state, seat)
+    return state, (*events, *out)
+
+
+def eliminate(state: GameState, seat: str) -> Result:
+    """``seat`` is out: no more turns, but it still answers suggestions.
+
+    If it was that seat's turn, only ending it remains; if nobody is left in,
+    the game is over without a winner.
+    """
     state = state.evolve(eliminated=state.eliminated + (seat,))
-    events.append(EliminatedSeat(seat))
+    events: list[Event] = [EliminatedSeat(seat)]
     state, cleared = _clear_doorway(state, seat)
     events.extend(cleared)
     if len(state.eliminated) == len(state.seats):
         return _game_over(state, None, events)
-    return state.evolve(turn=state.turn.evolve(phase=Phase.OUT)), tuple(events)
+    if seat == state.turn.seat:
+        state = state.evolve(turn=state.turn.evolve(phase=Phase.OUT))
+    return state, tuple(events)
 
 
 def _game_over(state: GameState, winner: str | None, events: list[Event]) -> Result:

@@ -34,7 +34,7 @@ class Roll(_Record):
 
     type: ClassVar[str] = "roll"
     seat: str
-    dice: tuple[int, ...] | None = None
+    dice: tuple[int | str, ...] | None = None  # "?" is Doctor Who's question face
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,46 @@ class EndTurn(_Record):
     seat: str
 
 
-Action = Roll | Move | Suggest | Show | Pass | Accuse | EndTurn
-ACTIONS: tuple[type[Action], ...] = (Roll, Move, Suggest, Show, Pass, Accuse, EndTurn)
+@dataclass(frozen=True)
+class Snoop(_Record):
+    """On a snoop space: look at one card of ``target``'s, drawn blind (Master Detective)."""
+
+    type: ClassVar[str] = "snoop"
+    seat: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Draw(_Record):
+    """Take the draw one is owed from the bonus deck (Doctor Who: brought in by a rumour)."""
+
+    type: ClassVar[str] = "draw"
+    seat: str
+
+
+@dataclass(frozen=True)
+class PlayCard(_Record):
+    """Play a kept bonus card; ``room`` or ``target`` when its effect needs a choice."""
+
+    type: ClassVar[str] = "play_card"
+    seat: str
+    card_id: str
+    room: str | None = None
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class UsePower(_Record):
+    """Use the seat's once-per-game personality power."""
+
+    type: ClassVar[str] = "use_power"
+    seat: str
+    room: str | None = None
+    target: str | None = None
+
+
+Action = Roll | Move | Suggest | Show | Pass | Accuse | EndTurn | Snoop | Draw | PlayCard | UsePower
+ACTIONS: tuple[type[Action], ...] = (Roll, Move, Suggest, Show, Pass, Accuse, EndTurn, Snoop, Draw, PlayCard, UsePower)
 
 
 @dataclass(frozen=True)
@@ -103,13 +141,17 @@ class DealSpec:
     envelope: tuple[str, ...]
     hands: Mapping[str, tuple[str, ...]]
     face_up: tuple[str, ...] = ()
+    aside: tuple[str, ...] = ()  # the two-player variant's side cards, in their row's order
 
     def to_record(self) -> dict[str, Any]:
-        return {
+        record = {
             "envelope": list(self.envelope),
             "hands": {seat: list(cards) for seat, cards in self.hands.items()},
             "face_up": list(self.face_up),
         }
+        if self.aside:
+            record["aside"] = list(self.aside)
+        return record
 
 
 @dataclass(frozen=True)
@@ -121,6 +163,7 @@ class Setup:
     seed: int = 0
     deal: DealSpec | None = None
     first: str | None = None
+    variant: str | None = None  # "two_player": side cards, no bonus deck
 
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"type": "setup", "edition": self.edition, "seats": list(self.seats)}
@@ -129,4 +172,6 @@ class Setup:
             record["deal"] = self.deal.to_record()
         if self.first is not None:
             record["first"] = self.first
+        if self.variant is not None:
+            record["variant"] = self.variant
         return record

@@ -17,7 +17,7 @@ Squares are named by column letter and row number from the top-left:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -38,6 +38,10 @@ class Legend:
     starts: Mapping[str, str] = field(default_factory=dict)
     passages: tuple[tuple[str, str], ...] = ()
     marks: Mapping[str, str] = field(default_factory=dict)
+    start_room: str | None = None  # where movers without a start square begin
+    spots: Mapping[str, str] = field(default_factory=dict)  # character -> name of one square
+    joins: tuple[tuple[str, str], ...] = ()  # joining rooms: a passage drawn as a shared doorway
+    aliases: Mapping[str, str] = field(default_factory=dict)  # other names for places
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,8 +64,22 @@ class Board:
     cells: Mapping[str, str]
     starts: Mapping[str, int]
     passages: Mapping[str, tuple[str, ...]]
-    marks: Mapping[int, str]
+    marks: Mapping[int, str]  # square -> kind ("snoop", "bonus", ...)
     index: Mapping[str, int]
+    start_room: str | None = None
+    spots: Mapping[str, int] = field(default_factory=dict)  # name -> square
+    passage_pairs: tuple[tuple[str, str], ...] = ()  # as declared: room or spot names
+    joins: tuple[tuple[str, str], ...] = ()
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    door_cells: tuple[str, ...] = ()  # grid squares that are doors (they belong to their room)
+
+    def start_place(self, suspect: str) -> str:
+        """Where a suspect's mover begins: its start square, else the start room."""
+        if suspect in self.starts:
+            return self.squares[self.starts[suspect]]
+        if self.start_room is None:
+            raise KeyError(suspect)
+        return self.start_room
 
     def square(self, name: str) -> int:
         """The number of a hallway square by name (KeyError if it is not one)."""
@@ -139,22 +157,27 @@ def load_board(edition_id: str) -> Board:
 
 
 def read_map(path: str, legend: Legend, text: str | None = None) -> Board:
-    """Parse the map at ``path`` (or ``text``, naming it ``path`` in errors)."""
-    if text is None:
-        text = _read_text(path)
-    rows = _grid_rows(path, text)
-    _check_characters(path, rows, legend)
-    return _build(path, rows, legend)
+    """Parse the map at ``path`` (or ``text``, naming it ``path`` in errors).
+
+    Raises :class:`EditionError` for the first problem :func:`check_map` finds.
+    """
+    board, problems = _parse(path, legend, text)
+    if problems or board is None:
+        raise (problems[0] if problems else Problem(None, None, "no grid rows in the map")).error(path)
+    return board
 
 
 def read_bundled_map(filename: str, legend: Legend) -> Board:
     """Parse a map shipped inside ``companion/editions``."""
+    return read_map(filename, legend, bundled_map_text(filename))
+
+
+def bundled_map_text(filename: str) -> str:
     resource = resources.files("companion.editions").joinpath(filename)
     try:
-        text = resource.read_text(encoding="utf-8")
+        return resource.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise EditionError(filename, None, f"cannot read map: {err}") from err
-    return read_map(filename, legend, text)
 
 
 def _read_text(path: str) -> str:
@@ -169,102 +192,169 @@ def _is_comment(line: str) -> bool:
     return line == "#" or line.startswith("# ") or line.startswith("#\t")
 
 
-def _grid_rows(path: str, text: str) -> list[tuple[int, str]]:
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a map: where (line and column of the file, when known) and what."""
+
+    line: int | None
+    column: int | None
+    message: str
+    key: str | None = None  # the legend entry to blame when no line of the map is
+
+    def error(self, path: str) -> EditionError:
+        error = EditionError(path, self.line, self.message, key=self.key)
+        error.column = self.column
+        return error
+
+    def describe(self, path: str) -> str:
+        where = ":".join(str(part) for part in (path, self.line, self.column) if part is not None)
+        return f"{where}: {self.message}"
+
+
+class _Grid:
+    """The rows of a map file with their line numbers, and the square names of its cells."""
+
+    def __init__(self, rows: list[tuple[int, str]]) -> None:
+        self.rows = [line for _, line in rows]
+        self.lines = [number for number, _ in rows]
+
+    def name(self, row: int, col: int) -> str:
+        return f"{COLUMNS[col]}{row + 1}"
+
+    def cells(self) -> Iterator[tuple[int, int, str]]:
+        for row, line in enumerate(self.rows):
+            for col, char in enumerate(line):
+                yield row, col, char
+
+    def around(self, row: int, col: int) -> list[tuple[int, int]]:
+        steps = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        return [(r, c) for r, c in steps if 0 <= r < len(self.rows) and 0 <= c < len(self.rows[0])]
+
+    def at(self, row: int, col: int, message: str) -> Problem:
+        return Problem(self.lines[row], col + 1, message)
+
+
+def check_map(path: str, legend: Legend, text: str | None = None) -> list[Problem]:
+    """Every problem with a map, in file order; an empty list means it is sound.
+
+    ``clue-companion board check`` prints these; :func:`read_map` raises the first.
+    """
+    try:
+        _, problems = _parse(path, legend, text)
+    except EditionError as err:
+        return [Problem(err.line, err.column, err.problem, err.key)]
+    return problems
+
+
+def _parse(path: str, legend: Legend, text: str | None) -> tuple[Board | None, list[Problem]]:
+    if text is None:
+        text = _read_text(path)
+    rows, problems = _grid_rows(text)
+    if problems or not rows:
+        return None, problems or [Problem(None, None, "no grid rows in the map")]
+    grid = _Grid(rows)
+    problems = _check_characters(grid, legend)
+    if problems:
+        return None, problems
+    board, problems = _build(path, grid, legend)
+    problems += _check_reachable(board, legend)
+    return board, problems
+
+
+def _grid_rows(text: str) -> tuple[list[tuple[int, str]], list[Problem]]:
     rows = [
         (number, line.rstrip("\r\n"))
         for number, line in enumerate(text.splitlines(), start=1)
         if line.strip() and not _is_comment(line.rstrip())
     ]
     if not rows:
-        raise EditionError(path, None, "no grid rows in the map")
+        return rows, []
     width = len(rows[0][1])
     if width > len(COLUMNS):
-        raise EditionError(path, rows[0][0], f"row is {width} squares wide; at most 26")
-    for number, line in rows:
-        if len(line) != width:
-            raise EditionError(
-                path, number, f"row is {len(line)} squares wide, expected {width} like the first row"
-            )
-    return rows
+        return rows, [Problem(rows[0][0], len(COLUMNS) + 1, f"row is {width} squares wide; at most 26")]
+    problems = [
+        Problem(number, min(len(line), width) + 1, f"row is {len(line)} squares wide, expected {width} like the first row")
+        for number, line in rows
+        if len(line) != width
+    ]
+    return rows, problems
 
 
-def _check_characters(path: str, rows: list[tuple[int, str]], legend: Legend) -> None:
+def _check_characters(grid: _Grid, legend: Legend) -> list[Problem]:
     doors = {letter.lower() for letter in legend.rooms}
     known = set(legend.hallway + legend.void) | set(legend.rooms) | doors
-    known |= set(legend.starts) | set(legend.marks)
-    for row, (number, line) in enumerate(rows, start=1):
-        for column, char in enumerate(line):
-            if char not in known:
-                raise EditionError(
-                    path,
-                    number,
-                    f"unknown character {char!r} at {COLUMNS[column]}{row}; "
-                    f"the legend has {''.join(sorted(known))!r}",
-                )
+    known |= set(legend.starts) | set(legend.marks) | set(legend.spots)
+    return [
+        grid.at(row, col, f"unknown character {char!r} at {grid.name(row, col)}; "
+                          f"the legend has {''.join(sorted(known))!r}")
+        for row, col, char in grid.cells()
+        if char not in known
+    ]
 
 
-def _build(path: str, rows: list[tuple[int, str]], legend: Legend) -> Board:
-    grid = [line for _, line in rows]
-    lines = [number for number, _ in rows]
-    walkable = set(legend.hallway) | set(legend.starts) | set(legend.marks)
-
-    def name(row: int, col: int) -> str:
-        return f"{COLUMNS[col]}{row + 1}"
-
+def _build(path: str, grid: _Grid, legend: Legend) -> tuple[Board, list[Problem]]:
+    walkable = set(legend.hallway) | set(legend.starts) | set(legend.marks) | set(legend.spots)
+    problems: list[Problem] = []
     squares: list[str] = []
     index: dict[str, int] = {}
     cells: dict[str, str] = {}
     door_cells: list[tuple[int, int, str]] = []
-    for row, line in enumerate(grid):
-        for col, char in enumerate(line):
-            if char in walkable:
-                index[name(row, col)] = len(squares)
-                squares.append(name(row, col))
-            elif char.upper() in legend.rooms and char.isalpha():
-                cells[name(row, col)] = legend.rooms[char.upper()]
-                if char.islower():
-                    door_cells.append((row, col, legend.rooms[char.upper()]))
-
-    def around(row: int, col: int) -> list[tuple[int, int]]:
-        steps = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-        return [(r, c) for r, c in steps if 0 <= r < len(grid) and 0 <= c < len(grid[0])]
+    for row, col, char in grid.cells():
+        if char in walkable:
+            index[grid.name(row, col)] = len(squares)
+            squares.append(grid.name(row, col))
+        elif char.upper() in legend.rooms and char.isalpha():
+            cells[grid.name(row, col)] = legend.rooms[char.upper()]
+            if char.islower():
+                door_cells.append((row, col, legend.rooms[char.upper()]))
 
     neighbours = [
-        tuple(index[name(r, c)] for r, c in around(*_position(sq)) if name(r, c) in index)
+        tuple(index[grid.name(r, c)] for r, c in grid.around(*_position(sq)) if grid.name(r, c) in index)
         for sq in squares
     ]
     doors: list[set[str]] = [set() for _ in squares]
     exits: dict[str, set[int]] = {}
     for row, col, room in door_cells:
-        outside = [index[name(r, c)] for r, c in around(row, col) if name(r, c) in index]
+        outside = [index[grid.name(r, c)] for r, c in grid.around(row, col) if grid.name(r, c) in index]
         if not outside:
-            raise EditionError(path, lines[row], f"door {name(row, col)} of the {room} opens onto no hallway square")
+            problems.append(grid.at(row, col, f"door {grid.name(row, col)} of the {room} opens onto no hallway square"))
         for square in outside:
             doors[square].add(room)
             exits.setdefault(room, set()).add(square)
 
     rooms = tuple(dict.fromkeys(legend.rooms.values()))
-    passages = _passages(path, legend, rooms)
     for room in rooms:
         if room not in cells.values():
-            raise EditionError(path, None, f"the legend's room {room!r} is not on the map", key=_letter(legend, room))
-        if room not in exits and room not in passages:
-            raise EditionError(path, None, f"the {room} has no door and no passage", key=_letter(legend, room))
-    return Board(
+            problems.append(Problem(None, None, f"the legend's room {room!r} is not on the map", _letter(legend, room)))
+    starts, found = _starts(grid, legend, index)
+    spots, more = _spots(grid, legend, index)
+    problems += found + more
+    if legend.start_room is not None and legend.start_room not in rooms:
+        problems.append(Problem(None, None, f"start_room {legend.start_room!r} is not a room of the map", "start_room"))
+    passages, more = _passages(legend, rooms, spots, squares)
+    problems += more
+    board = Board(
         path=path,
-        width=len(grid[0]),
-        height=len(grid),
+        width=len(grid.rows[0]),
+        height=len(grid.rows),
         squares=tuple(squares),
         neighbours=tuple(neighbours),
         doors=tuple(tuple(sorted(found)) for found in doors),
         rooms=rooms,
         exits={room: tuple(sorted(found)) for room, found in exits.items()},
         cells=cells,
-        starts=_starts(path, legend, grid, lines, index),
+        starts=starts,
         passages=passages,
-        marks=_marks(legend, grid, index),
+        marks=_marks(grid, legend, index),
         index=index,
+        start_room=legend.start_room,
+        spots=spots,
+        passage_pairs=legend.passages,
+        joins=legend.joins,
+        aliases=dict(legend.aliases),
+        door_cells=tuple(grid.name(row, col) for row, col, _ in door_cells),
     )
+    return board, sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
 def _letter(legend: Legend, room: str) -> str:
@@ -275,39 +365,100 @@ def _position(square: str) -> tuple[int, int]:
     return int(square[1:]) - 1, COLUMNS.index(square[0])
 
 
-def _starts(
-    path: str, legend: Legend, grid: list[str], lines: list[int], index: Mapping[str, int]
-) -> dict[str, int]:
+def _starts(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> tuple[dict[str, int], list[Problem]]:
     starts: dict[str, int] = {}
-    for row, line in enumerate(grid):
-        for col, char in enumerate(line):
-            if char in legend.starts:
-                suspect = legend.starts[char]
-                if suspect in starts:
-                    raise EditionError(path, lines[row], f"a second start square for {suspect} ({char!r})")
-                starts[suspect] = index[f"{COLUMNS[col]}{row + 1}"]
-    on_map = {char for line in grid for char in line}
+    problems: list[Problem] = []
+    for row, col, char in grid.cells():
+        if char in legend.starts:
+            suspect = legend.starts[char]
+            if suspect in starts:
+                problems.append(grid.at(row, col, f"a second start square for {suspect} ({char!r})"))
+            else:
+                starts[suspect] = index[grid.name(row, col)]
+    on_map = {char for line in grid.rows for char in line}
     for char, suspect in legend.starts.items():
         if char not in on_map:
-            raise EditionError(path, None, f"no start square {char!r} for {suspect} on the map", key=char)
-    return starts
+            problems.append(Problem(None, None, f"no start square {char!r} for {suspect} on the map", char))
+    return starts, problems
 
 
-def _marks(legend: Legend, grid: list[str], index: Mapping[str, int]) -> dict[int, str]:
+def _spots(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> tuple[dict[str, int], list[Problem]]:
+    """Named single squares (passage ends): each character exactly once on the map."""
+    spots: dict[str, int] = {}
+    problems: list[Problem] = []
+    for row, col, char in grid.cells():
+        if char in legend.spots:
+            name = legend.spots[char]
+            if name in spots:
+                problems.append(grid.at(row, col, f"a second square for the spot {name} ({char!r})"))
+            else:
+                spots[name] = index[grid.name(row, col)]
+    for char, name in legend.spots.items():
+        if name not in spots:
+            problems.append(Problem(None, None, f"no square {char!r} for the spot {name} on the map", char))
+    return spots, problems
+
+
+def _marks(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> dict[int, str]:
     return {
-        index[f"{COLUMNS[col]}{row + 1}"]: legend.marks[char]
-        for row, line in enumerate(grid)
-        for col, char in enumerate(line)
+        index[grid.name(row, col)]: legend.marks[char]
+        for row, col, char in grid.cells()
         if char in legend.marks
     }
 
 
-def _passages(path: str, legend: Legend, rooms: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def _passages(
+    legend: Legend, rooms: tuple[str, ...], spots: Mapping[str, int], squares: list[str]
+) -> tuple[dict[str, tuple[str, ...]], list[Problem]]:
+    """Where each passage end leads: rooms by name, spots by their square's name."""
     links: dict[str, list[str]] = {}
-    for one, other in legend.passages:
-        for room in (one, other):
-            if room not in rooms:
-                raise EditionError(path, None, f"passage names {room!r}, which is not a room of the map", key="pairs")
-        links.setdefault(one, []).append(other)
-        links.setdefault(other, []).append(one)
-    return {room: tuple(found) for room, found in links.items()}
+    problems: list[Problem] = []
+    used: set[str] = set()
+    for one, other in (*legend.passages, *legend.joins):
+        ends = []
+        for end in (one, other):
+            if end in rooms:
+                ends.append(end)
+            elif end in spots:
+                ends.append(squares[spots[end]])
+            else:
+                problems.append(Problem(None, None, f"passage names {end!r}, which is not a room or spot of the map", "pairs"))
+        if one == other:
+            problems.append(Problem(None, None, f"a passage must join two places, not {one!r} to itself", "pairs"))
+        if len(ends) == 2 and one != other:
+            links.setdefault(ends[0], []).append(ends[1])
+            links.setdefault(ends[1], []).append(ends[0])
+            used.update((one, other))
+    for name in spots:
+        if name not in used:
+            problems.append(Problem(None, None, f"the spot {name} is the end of no passage: passages must pair up", "pairs"))
+    return {place: tuple(found) for place, found in links.items()}, problems
+
+
+def _check_reachable(board: Board, legend: Legend) -> list[Problem]:
+    """Rooms no mover can get to from where movers start, through doors and passages."""
+    starts = [board.squares[i] for i in board.starts.values()]
+    if board.start_room is not None:
+        starts.append(board.start_room)
+    if not starts or any(room not in board.cells.values() for room in board.rooms):
+        return []
+    seen = set(starts)
+    queue = deque(starts)
+    while queue:
+        here = queue.popleft()
+        if here in board.index:
+            at = board.index[here]
+            nexts = [board.squares[i] for i in board.neighbours[at]] + list(board.doors[at])
+        else:
+            nexts = [board.squares[i] for i in board.exits.get(here, ())]
+        nexts += board.passages.get(here, [])
+        for there in nexts:
+            if there not in seen:
+                seen.add(there)
+                queue.append(there)
+    return [
+        Problem(None, None, f"the {room} cannot be reached from the start: no door or passage leads to it",
+                _letter(legend, room))
+        for room in board.rooms
+        if room not in seen
+    ]

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from . import movement
+from . import board_command, movement
 from .edition import bundled_ids, load_edition
 from .errors import ClueError
 from .narrate import describe_result
@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("--edition", default="classic")
     moves.add_argument("--occupied", nargs="*", default=[], metavar="SQUARE", help="squares holding other movers")
     moves.set_defaults(command=_destinations)
+    board_command.add_parser(commands)
     return parser
 
 
@@ -124,8 +125,9 @@ def _edition(args: argparse.Namespace) -> int:
     if board is None:
         print("  board: none yet")
     else:
+        joins = f", joins: {len(board.joins)}" if board.joins else ""
         print(f"  board: {board.width}x{board.height}, {len(board.squares)} hallway squares, "
-              f"{len(board.rooms)} rooms, passages: {sum(len(p) for p in board.passages.values()) // 2}")
+              f"{len(board.rooms)} rooms, passages: {len(board.passage_pairs)}{joins}")
     return 0
 
 

@@ -22,8 +22,15 @@ from .edition import Edition
 from .errors import BadDeal, UnknownSeat
 
 
-def deal_cards(edition: Edition, seats: tuple[str, ...], state: int) -> tuple[DealSpec, int]:
-    """A random deal drawn from the generator ``state``; returns the next state."""
+ASIDE = 4  # the two-player variant's face-down side cards
+
+
+def deal_cards(edition: Edition, seats: tuple[str, ...], state: int, aside: int = 0) -> tuple[DealSpec, int]:
+    """A random deal drawn from the generator ``state``; returns the next state.
+
+    ``aside`` cards are taken from the top of the shuffled pile before dealing
+    (the two-player variant's side cards).
+    """
     deck = edition.deck
     envelope = []
     rest: list[str] = []
@@ -31,13 +38,14 @@ def deal_cards(edition: Edition, seats: tuple[str, ...], state: int) -> tuple[De
         cards, state = rng.shuffled(state, deck.of(category))
         envelope.append(cards[0])
         rest.extend(cards[1:])
-    pile, state = rng.shuffled(state, rest)
+    shuffled, state = rng.shuffled(state, rest)
+    side, pile = shuffled[:aside], shuffled[aside:]
     dealt = len(pile) if edition.deal == "all" else len(pile) // len(seats) * len(seats)
     hands = {seat: pile[at:dealt:len(seats)] for at, seat in enumerate(seats)}
-    return DealSpec(tuple(envelope), hands, pile[dealt:]), state
+    return DealSpec(tuple(envelope), hands, pile[dealt:], side), state
 
 
-def check_deal(edition: Edition, seats: tuple[str, ...], given: DealSpec) -> DealSpec:
+def check_deal(edition: Edition, seats: tuple[str, ...], given: DealSpec, aside: int = 0) -> DealSpec:
     """A given deal with names resolved, or :class:`BadDeal` saying what is wrong."""
     deck = edition.deck
     envelope = deck.resolve_all(given.envelope)
@@ -45,10 +53,14 @@ def check_deal(edition: Edition, seats: tuple[str, ...], given: DealSpec) -> Dea
         raise BadDeal(f"the envelope must hold one suspect, one weapon and one room, not {list(envelope)}")
     hands = _resolve_hands(edition, seats, given)
     face_up = deck.resolve_all(given.face_up)
-    _check_each_card_once(edition, envelope, hands, face_up)
-    _check_hand_sizes(edition, seats, hands, face_up)
+    side = deck.resolve_all(given.aside)
+    if len(side) != aside:
+        want = f"exactly {aside} side cards in \"aside\"" if aside else "no side cards (only the two_player variant has them)"
+        raise BadDeal(f"the deal must set aside {want}, not {len(side)}")
+    _check_each_card_once(edition, envelope, hands, face_up + side)
+    _check_hand_sizes(edition, seats, hands, face_up, aside)
     ordered = tuple(sorted(envelope, key=lambda card: CATEGORIES.index(deck.category_of(card))))
-    return DealSpec(ordered, hands, face_up)
+    return DealSpec(ordered, hands, face_up, side)
 
 
 def _resolve_hands(edition: Edition, seats: tuple[str, ...], given: DealSpec) -> dict[str, tuple[str, ...]]:
@@ -79,9 +91,10 @@ def _check_each_card_once(
 
 
 def _check_hand_sizes(
-    edition: Edition, seats: tuple[str, ...], hands: dict[str, tuple[str, ...]], face_up: tuple[str, ...]
+    edition: Edition, seats: tuple[str, ...], hands: dict[str, tuple[str, ...]], face_up: tuple[str, ...],
+    aside: int,
 ) -> None:
-    pile = len(edition.deck.all) - 3
+    pile = len(edition.deck.all) - 3 - aside
     sizes = {seat: len(cards) for seat, cards in hands.items()}
     share, left = divmod(pile, len(seats))
     if edition.deal == "all":

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -41,6 +41,51 @@ class Movement:
     passage_mid_roll: bool = False  # a secret passage may be taken part-way through a roll
 
 
+EFFECTS = ("move_to_room", "roll_again", "peek_left", "peek", "swap_places", "pocketwatch")
+"""What a bonus card or a power may do; :mod:`companion.effects` implements each."""
+
+
+@dataclass(frozen=True)
+class BonusCard:
+    """One kind of card in a bonus deck (Sheldon Cards, Intrigue Cards)."""
+
+    id: str
+    text: str
+    effect: str
+    when: Literal["now", "keep"]  # played as drawn, or kept to play later on one's turn
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class BonusDeck:
+    name: str
+    cards: tuple[BonusCard, ...]
+    reshuffle: bool  # discards are shuffled into an empty draw pile (else the pile runs out)
+    summoned_may_draw: bool  # a mover brought into a room by a suggestion may draw
+
+    def instances(self) -> tuple[str, ...]:
+        """The id of every physical card: ``id`` alone, or ``id-1``, ``id-2``... for copies."""
+        return tuple(
+            card.id if card.count == 1 else f"{card.id}-{n}" for card in self.cards for n in range(1, card.count + 1)
+        )
+
+    def card(self, instance: str) -> BonusCard:
+        """The kind of card a physical card id (or a kind's id) names."""
+        for card in self.cards:
+            if instance == card.id or (card.count > 1 and instance.rsplit("-", 1)[0] == card.id):
+                return card
+        raise KeyError(instance)
+
+
+@dataclass(frozen=True)
+class Power:
+    """A suspect's once-per-game personality power."""
+
+    name: str
+    text: str
+    effect: str
+
+
 @dataclass(frozen=True, eq=False)
 class Edition:
     """One edition's cards, player counts and rule flags, plus its board."""
@@ -59,6 +104,10 @@ class Edition:
     weapons_start: str
     movement: Movement
     board: Board | None
+    question_die: bool = False  # the last die shows "?" instead of 1: draw, then move the other die
+    variants: tuple[str, ...] = ()
+    bonus: BonusDeck | None = None
+    powers: Mapping[str, Power] = field(default_factory=dict)
 
     def first_player(self, seats: tuple[str, ...]) -> str | None:
         """Who starts, for editions with a fixed first suspect; None means roll for it.
@@ -143,19 +192,26 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
         weapons_start=fields.get(rules, "weapons_start", str),
         movement=_movement(fields),
         board=_board(fields, deck, read_board) if "board" in data else None,
+        question_die=fields.get(rules, "question_die", bool) if "question_die" in rules else False,
+        variants=_variants(fields, rules),
+        bonus=_bonus(fields) if "bonus" in data else None,
+        powers=_powers(fields, deck) if "powers" in data else {},
     )
     _check_rules(fields, edition)
     return edition
 
 
 _KNOWN = {
-    "": {"id", "name", "players", "cards", "rules", "movement", "board"},
+    "": {"id", "name", "players", "cards", "rules", "movement", "board", "bonus", "powers"},
     "players": {"min", "max"},
     "cards": {"suspects", "weapons", "rooms", "aliases"},
-    "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start"},
+    "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start", "question_die", "variants"},
     "movement": {"pass_through_rooms", "jump_movers", "passage_mid_roll"},
-    "board": {"map", "hallway", "void", "rooms", "starts", "passages", "marks"},
+    "board": {"map", "hallway", "void", "rooms", "starts", "passages", "marks", "start_room", "spots", "aliases"},
+    "bonus": {"name", "reshuffle", "summoned_may_draw", "cards"},
 }
+VARIANTS = ("two_player",)
+MARK_KINDS = ("snoop", "bonus")
 
 
 class _Fields:
@@ -249,14 +305,73 @@ def _check_rules(fields: _Fields, edition: Edition) -> None:
         raise fields.fail(
             "first", f"first is {edition.first!r}; expected {HIGHEST_ROLL!r} or one of {', '.join(edition.deck.suspects)}"
         )
-    if edition.board is not None:
-        for flag, on in vars(edition.movement).items():
-            if on:
-                # Only Classic movement is implemented so far; refuse rather than ignore.
-                raise fields.fail(flag, f"{flag} is not supported by the movement rules yet")
+    board = edition.board
+    if board is not None:
+        unplaced = [s for s in edition.deck.suspects if s not in board.starts and board.start_room is None]
+        if unplaced:
+            raise fields.fail("starts", f"no start square (and no start_room) for {', '.join(unplaced)}")
+        if edition.accuse != "anywhere" and edition.accuse not in board.rooms and edition.accuse not in board.marks.values():
+            raise fields.fail("accuse", f"accuse is {edition.accuse!r}: not 'anywhere', a room or a mark of the map")
+        if "bonus" in board.marks.values() and edition.bonus is None:
+            raise fields.fail("marks", "the map has bonus spaces but the edition has no [bonus] deck")
+    if edition.question_die and edition.bonus is None:
+        raise fields.fail("question_die", "a question die needs a [bonus] deck to draw from")
     if edition.weapons_start == "rooms" and edition.board is not None:
         if len(edition.board.rooms) < len(edition.deck.weapons):
             raise fields.fail("weapons_start", "fewer rooms than weapons to place one per room")
+
+
+def _variants(fields: _Fields, rules: dict[str, Any]) -> tuple[str, ...]:
+    if "variants" not in rules:
+        return ()
+    names = fields.names(rules, "variants")
+    for name in names:
+        if name not in VARIANTS:
+            raise fields.fail("variants", f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+    return names
+
+
+def _bonus(fields: _Fields) -> BonusDeck:
+    table = fields.table("bonus")
+    cards = fields.get(table, "cards", list)
+    if not cards or not all(isinstance(card, dict) for card in cards):
+        raise fields.fail("cards", "[[bonus.cards]] must list at least one card")
+    kinds = tuple(_bonus_card(fields, card) for card in cards)
+    ids = [card.id for card in kinds]
+    if len(set(ids)) != len(ids):
+        raise fields.fail("cards", f"bonus card ids must be unique: {', '.join(ids)}")
+    return BonusDeck(
+        name=fields.get(table, "name", str),
+        cards=kinds,
+        reshuffle=fields.get(table, "reshuffle", bool),
+        summoned_may_draw=fields.get(table, "summoned_may_draw", bool) if "summoned_may_draw" in table else False,
+    )
+
+
+def _bonus_card(fields: _Fields, card: dict[str, Any]) -> BonusCard:
+    unknown = set(card) - {"id", "text", "effect", "when", "count"}
+    if unknown:
+        raise fields.fail("cards", f"unknown key(s) {', '.join(sorted(unknown))} in a [[bonus.cards]] entry")
+    ident = fields.get(card, "id", str)
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", ident):
+        raise fields.fail(ident, f"bonus card id {ident!r}: use lower-case letters, digits and _")
+    effect = fields.choice(card, "effect", EFFECTS)
+    count = fields.get(card, "count", int) if "count" in card else 1
+    if count < 1:
+        raise fields.fail(ident, f"bonus card {ident!r} count must be at least 1")
+    when = fields.choice(card, "when", ("now", "keep"))
+    return BonusCard(ident, fields.get(card, "text", str), effect, when, count)  # type: ignore[arg-type]
+
+
+def _powers(fields: _Fields, deck: Deck) -> dict[str, Power]:
+    table = fields.table("powers")
+    powers = {}
+    for suspect, entry in table.items():
+        if suspect not in deck.suspects or not isinstance(entry, dict):
+            raise fields.fail(suspect, f"[powers] key {suspect!r} must be a suspect with a table of name, text, effect")
+        effect = fields.choice(entry, "effect", tuple(e for e in EFFECTS if e != "pocketwatch"))
+        powers[suspect] = Power(fields.get(entry, "name", str), fields.get(entry, "text", str), effect)
+    return powers
 
 
 def _movement(fields: _Fields) -> Movement:
@@ -268,7 +383,7 @@ def _movement(fields: _Fields) -> Movement:
 def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
     table = fields.table("board")
     rooms = _string_table(fields, table, "rooms")
-    starts = _string_table(fields, table, "starts")
+    starts = _string_table(fields, table, "starts") if "starts" in table else {}
     for letter, room in rooms.items():
         if len(letter) != 1 or not letter.isupper():
             raise fields.fail(letter, f"room key {letter!r} must be one upper-case letter")
@@ -278,13 +393,27 @@ def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
     pairs = fields.table("passages", table).get("pairs", []) if "passages" in table else []
     if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(r, str) for r in p) for p in pairs):
         raise fields.fail("pairs", "passages.pairs must be a list of [room, room] pairs")
+    joins = fields.table("passages", table).get("joins", []) if "passages" in table else []
+    if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(r, str) for r in p) for p in joins):
+        raise fields.fail("joins", "passages.joins must be a list of [room, room] pairs")
+    marks = _string_table(fields, table, "marks") if "marks" in table else {}
+    for char, kind in marks.items():
+        if len(char) != 1 or kind not in MARK_KINDS:
+            raise fields.fail(char, f"mark {char!r} = {kind!r}: need one character and a kind ({', '.join(MARK_KINDS)})")
+    spots = _string_table(fields, table, "spots") if "spots" in table else {}
+    if any(len(char) != 1 for char in spots):
+        raise fields.fail("spots", "spot keys must be one character each")
     legend = Legend(
         hallway=fields.get(table, "hallway", str),
         void=fields.get(table, "void", str),
         rooms=rooms,
         starts=starts,
         passages=tuple((one, other) for one, other in pairs),
-        marks=_string_table(fields, table, "marks") if "marks" in table else {},
+        marks=marks,
+        start_room=fields.get(table, "start_room", str) if "start_room" in table else None,
+        spots=spots,
+        joins=tuple((one, other) for one, other in joins),
+        aliases=_string_table(fields, table, "aliases") if "aliases" in table else {},
     )
     try:
         board = read_board(fields.get(table, "map", str), legend)

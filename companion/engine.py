@@ -22,7 +22,10 @@ from typing import Any
 
 from . import turn
 from .accusation import accuse
-from .actions import Accuse, Action, EndTurn, Move, Pass, Roll, Show, Suggest
+from .actions import Accuse, Action, Draw, EndTurn, Move, Pass, PlayCard, Roll, Show, Snoop, Suggest, UsePower
+from .bonus_cards import draw, play_card
+from .powers import use_power
+from .snoop import snoop
 from .errors import BadInput, Eliminated, GameOver, NotYourTurn, WrongPhase
 from .events import Event
 from .setup import new_game
@@ -51,6 +54,14 @@ def _handler(action: Action) -> Handler:
             return show
         case Pass():
             return pass_
+        case Snoop():
+            return snoop
+        case Draw():
+            return draw
+        case PlayCard():
+            return play_card
+        case UsePower():
+            return use_power
     raise BadInput(f"unknown action {action!r}")
 
 

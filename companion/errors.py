@@ -64,6 +64,7 @@ class EditionError(ClueError, ValueError):
         self.line = line
         self.problem = problem
         self.key = key
+        self.column: int | None = None  # set for a map problem at one character
 
 
 class RuleError(ClueError, ValueError):

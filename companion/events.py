@@ -57,8 +57,8 @@ class TurnStarted(Event):
 class Rolled(Event):
     type: ClassVar[str] = "rolled"
     seat: str
-    dice: tuple[int, ...]
-    total: int
+    dice: tuple[int | str, ...]
+    total: int  # the steps to move: a "?" face counts nothing
 
 
 @dataclass(frozen=True)
@@ -153,3 +153,54 @@ class GameEnded(Event):
     def to_dict(self) -> dict[str, Any]:
         solution = {"suspect": self.suspect, "weapon": self.weapon, "room": self.room}
         return {"type": self.type, "winner": self.winner, "solution": solution}
+
+
+@dataclass(frozen=True)
+class Snooped(Event):
+    """A card seen blind from ``target``'s hand; the card is secret to ``seat``."""
+
+    type: ClassVar[str] = "snooped"
+    seat: str
+    target: str
+    card: str
+
+
+@dataclass(frozen=True)
+class SideCardSeen(Event):
+    """Two-player variant: a side card looked at; the card is secret to ``seat``."""
+
+    type: ClassVar[str] = "side_card_seen"
+    seat: str
+    index: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Drew(Event):
+    type: ClassVar[str] = "drew"
+    seat: str
+    deck: str
+    card_id: str
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    type: ClassVar[str] = "card_played"
+    seat: str
+    card_id: str
+
+
+@dataclass(frozen=True)
+class PowerUsed(Event):
+    type: ClassVar[str] = "power_used"
+    seat: str
+    power: str
+
+
+@dataclass(frozen=True)
+class HandRevealed(Event):
+    """A seat's hand laid face up for everyone (Doctor Who: the 8th Pocketwatch)."""
+
+    type: ClassVar[str] = "hand_revealed"
+    seat: str
+    cards: tuple[str, ...]

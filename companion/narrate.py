@@ -35,6 +35,8 @@ def _moved(e: dict[str, Any]) -> str:
         return f"{e['seat']} is brought into {_place(e['to'])}."
     if via == "cleared":
         return f"{e['seat']}'s mover is put inside {_place(e['to'])}, out of the doorway."
+    if via in ("card", "power", "swap"):
+        return f"{e['seat']} goes to {_place(e['to'])} ({via})."
     return f"{e['seat']} moves to {_place(e['to'])}."
 
 
@@ -71,7 +73,7 @@ def _describers() -> dict[str, Describer]:
         "cards_dealt": _dealt,
         "turn_started": lambda e: f"-- {e['seat']}'s turn --",
         "rolled": lambda e: f"{e['seat']} rolls {' + '.join(map(str, e['dice']))}"
-        + (f" = {e['total']}." if len(e["dice"]) > 1 else "."),
+        + (f": {e['total']} to move." if len(e["dice"]) > 1 else "."),
         "blocked": lambda e: f"{e['seat']} is blocked in and stays put.",
         "moved": _moved,
         "weapon_moved": lambda e: f"{_the(e['weapon'], capital=True)} is brought into {_place(e['to'])}.",
@@ -83,6 +85,13 @@ def _describers() -> dict[str, Describer]:
         "accused": _accused,
         "eliminated": lambda e: f"{e['seat']} is out, but still answers suggestions.",
         "game_over": _over,
+        "snooped": lambda e: f"{e['seat']} snoops on {e['target']}" + (f" and sees {e['card']}." if "card" in e else "."),
+        "side_card_seen": lambda e: f"{e['seat']} looks at side card {e['index'] + 1}"
+        + (f": {e['card']}." if "card" in e else "."),
+        "drew": lambda e: f"{e['seat']} draws a {e['deck']}: {e['card_id']}.",
+        "card_played": lambda e: f"{e['seat']} plays {e['card_id']}.",
+        "power_used": lambda e: f"{e['seat']} uses their power: {e['power']}.",
+        "hand_revealed": lambda e: f"{e['seat']} is out and lays their cards face up: {', '.join(e['cards'])}.",
     }
 
 

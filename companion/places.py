@@ -32,7 +32,14 @@ def resolve_place(edition: Edition, name: str) -> str:
     for room in board.rooms:
         if normalise(room) in (wanted, normalise(name)):
             return room
-    raise UnknownCard(f"unknown room {name!r}; valid: {', '.join(board.rooms)}")
+    for spot, square in board.spots.items():
+        if normalise(spot) in (wanted, normalise(name)):
+            return board.squares[square]
+    for alias, place in board.aliases.items():
+        if normalise(alias) in (wanted, normalise(name)):
+            return resolve_place(edition, place)
+    valid = ", ".join((*board.rooms, *board.spots))
+    raise UnknownCard(f"unknown room {name!r}; valid: {valid}")
 
 
 def is_room(edition: Edition, place: str) -> bool:

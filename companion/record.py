@@ -24,8 +24,9 @@ from .errors import BadInput
 
 MAX_LINE = 64 * 1024  # bytes; a real action is under 200
 MAX_NAME = 200
-SETUP_FIELDS = {"type", "edition", "seats", "seed", "deal", "first"}
-DEAL_FIELDS = {"envelope", "hands", "face_up"}
+SETUP_FIELDS = {"type", "edition", "seats", "seed", "deal", "first", "variant"}
+DEAL_FIELDS = {"envelope", "hands", "face_up", "aside"}
+OPTIONAL = {"dice", "room", "target"}  # may be null, meaning absent
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, str | BadInput]]:
@@ -92,13 +93,14 @@ def parse_setup(text: str) -> Setup:
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadInput(f"setup seed must be an integer, not {seed!r}")
-    first = data.get("first")
+    first, variant = data.get("first"), data.get("variant")
     return Setup(
         edition=_name("setup", "edition", data["edition"]),
         seats=_names("setup", "seats", data["seats"]),
         seed=seed,
         deal=_deal(data["deal"]) if data.get("deal") is not None else None,
         first=_name("setup", "first", first) if first is not None else None,
+        variant=_name("setup", "variant", variant) if variant is not None else None,
     )
 
 
@@ -113,6 +115,7 @@ def _deal(value: object) -> DealSpec:
         envelope=_names("deal", "envelope", value["envelope"]),
         hands={_name("deal", "hands", seat): _names("deal", f"hand of {seat}", cards) for seat, cards in hands.items()},
         face_up=_names("deal", "face_up", value.get("face_up", []), allow_empty=True),
+        aside=_names("deal", "aside", value.get("aside", []), allow_empty=True),
     )
 
 
@@ -126,11 +129,11 @@ def _check_keys(kind: str, data: Mapping[str, object], allowed: set[str], requir
 
 
 def _field(kind: str, name: str, value: object) -> object:
+    if value is None and name in OPTIONAL:
+        return None
     if name == "dice":
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(type(face) is int for face in value):
-            raise BadInput(f"{kind} dice must be a list of whole numbers, not {value!r}")
+        if not isinstance(value, list) or not all(type(face) is int or face == "?" for face in value):
+            raise BadInput(f'{kind} dice must be a list of whole numbers (or "?"), not {_short(value)}')
         return tuple(value)
     return _name(kind, name, value)
 

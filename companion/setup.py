@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from . import rng
 from .actions import Setup
-from .deal import check_deal, deal_cards
+from .deal import ASIDE, check_deal, deal_cards
 from .edition import Edition, load_edition
 from .errors import BadInput, UnknownSeat
 from .events import CardsDealt, Event, GameStarted, Rolled, TurnStarted
-from .state import GameState, Solution, Turn
+from .state import Bonus, GameState, Solution, Turn
 
 
 def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
@@ -22,12 +22,14 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     edition = load_edition(setup.edition)
     board = edition.require_board()
     seats = _seats(edition, setup.seats)
+    aside = _variant(edition, setup.variant, seats)
     # The seeded deal is drawn even when the record gives one, so that a record
     # with its deal written out rolls the same dice as the one without.
-    deal, state = deal_cards(edition, seats, rng.seeded(setup.seed))
+    deal, state = deal_cards(edition, seats, rng.seeded(setup.seed), aside)
     if setup.deal is not None:
-        deal = check_deal(edition, seats, setup.deal)
+        deal = check_deal(edition, seats, setup.deal, aside)
     weapons, state = _place_weapons(edition, state)
+    bonus, state = _bonus_pile(edition, setup.variant, state)
     first, rolls, state = _first_player(edition, seats, setup.first, state)
     game = GameState(
         edition=edition,
@@ -35,10 +37,13 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
         envelope=Solution(*deal.envelope),
         hands=tuple(deal.hands[seat] for seat in seats),
         face_up=deal.face_up,
-        positions=tuple(board.start_of(suspect) for suspect in edition.deck.suspects),
+        positions=tuple(board.start_place(suspect) for suspect in edition.deck.suspects),
         weapons=weapons,
         turn=Turn(first),
         rng=state,
+        variant=setup.variant,
+        aside=deal.aside,
+        bonus=bonus,
     )
     events: tuple[Event, ...] = (
         GameStarted(edition.id, edition.name, seats, deal.face_up),
@@ -58,6 +63,26 @@ def _seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
             f"{edition.name} is for {edition.min_players} to {edition.max_players} players, not {len(seats)}"
         )
     return seats
+
+
+def _variant(edition: Edition, variant: str | None, seats: tuple[str, ...]) -> int:
+    """How many side cards the variant sets aside (checking it suits the edition and seats)."""
+    if variant is None:
+        return 0
+    if variant not in edition.variants:
+        offered = ", ".join(edition.variants) or "none"
+        raise BadInput(f"{edition.name} has no {variant!r} variant; variants: {offered}")
+    if len(seats) != 2:
+        raise BadInput(f"the two_player variant is for 2 players or teams, not {len(seats)}")
+    return ASIDE
+
+
+def _bonus_pile(edition: Edition, variant: str | None, state: int) -> tuple[Bonus | None, int]:
+    """The shuffled bonus deck; none in the two-player variant ("no bonus deck")."""
+    if edition.bonus is None or variant == "two_player":
+        return None, state
+    pile, state = rng.shuffled(state, edition.bonus.instances())
+    return Bonus(pile), state
 
 
 def _place_weapons(edition: Edition, state: int) -> tuple[tuple[str, ...], int]:

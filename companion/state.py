@@ -76,18 +76,28 @@ class Refutation(Evolving):
     shown: bool = False
 
 
+Face = int | str  # a die face: 1 to 6, or "?" on Doctor Who's question die
+QUESTION = "?"
+
+
 @dataclass(frozen=True)
 class Turn(Evolving):
     seat: str
     phase: Phase = Phase.START
-    dice: tuple[int, ...] | None = None
+    dice: tuple[Face, ...] | None = None
     left_room: str | None = None  # may not be re-entered this turn
     entered: str | None = None  # the room entered this turn, where a suggestion may be made
     refutation: Refutation | None = None  # this turn's suggestion, answered or not
+    moves_left: int | None = None  # steps still to move (a roll, less a stop part-way)
+    used: frozenset[str] = frozenset()  # places the mover may not enter again this turn
+    snoop_at: str | None = None  # the snoop space the mover stands on, not yet used
 
     @property
     def roll(self) -> int | None:
-        return sum(self.dice) if self.dice is not None else None
+        """Steps to move now: the dice's numbers (a "?" moves nothing), less any used."""
+        if self.moves_left is not None:
+            return self.moves_left
+        return sum(face for face in self.dice if isinstance(face, int)) if self.dice is not None else None
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,29 @@ class Shown:
     by: str
     to: str
     card: str
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A card one seat saw by itself: snooped from another's hand, or a side card."""
+
+    seat: str
+    card: str
+    source: str  # the seat it was taken from, or "aside"
+    index: int | None = None  # the side card's place in the row
+
+
+@dataclass(frozen=True)
+class Bonus(Evolving):
+    """The bonus deck in play: Sheldon Cards, Intrigue Cards (physical card ids)."""
+
+    pile: tuple[str, ...]  # top first
+    discard: tuple[str, ...] = ()
+    held: tuple[tuple[str, str], ...] = ()  # (seat, card id) kept to play later
+    watches: tuple[str, ...] = ()  # Pocketwatches lying face up
+
+    def held_by(self, seat: str) -> tuple[str, ...]:
+        return tuple(card for holder, card in self.held if holder == seat)
 
 
 @dataclass(frozen=True)
@@ -116,6 +149,13 @@ class GameState(Evolving):
     log: tuple[Event, ...] = ()
     winner: str | None = None
     actions: int = 0  # accepted actions so far: the state's id in the game's log
+    variant: str | None = None  # "two_player"
+    aside: tuple[str, ...] = ()  # the two-player variant's four face-down side cards
+    seen: tuple[Seen, ...] = ()  # snooped and side cards, each private to its seat
+    bonus: Bonus | None = None  # None: no bonus deck in this game
+    may_draw: frozenset[str] = frozenset()  # seats owed an optional draw (brought in by a rumour)
+    powers_used: frozenset[str] = frozenset()
+    revealed: tuple[str, ...] = ()  # seats whose hands lie face up for everyone
 
     @property
     def over(self) -> bool:

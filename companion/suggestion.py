@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from .actions import Pass, Show, Suggest
 from .errors import CannotShow, MustShow, NotInRoom, NotYourTurn, WrongPhase
-from .events import CardShown, Event, Moved, NoRefutation, Passed, RefuteRequested, Suggested, WeaponMoved
+from .events import (CardShown, Event, Moved, NoRefutation, Passed, RefuteRequested, SideCardSeen, Suggested,
+                     WeaponMoved)
 from .places import is_room
-from .state import GameState, Phase, Refutation, Shown, Suggestion
+from .state import GameState, Phase, Refutation, Seen, Shown, Suggestion
 
 Result = tuple[GameState, tuple[Event, ...]]
 
@@ -29,6 +30,10 @@ def suggest(state: GameState, action: Suggest, seat: str) -> Result:
         events.append(Moved(suspect, room, "suggestion"))
         if suspect in state.seats and suspect != seat:
             state = state.evolve(summoned=state.summoned | {suspect})
+            bonus = state.edition.bonus
+            if bonus is not None and bonus.summoned_may_draw and state.bonus is not None:
+                # Doctor Who: "Moved to a Location as part of someone starting a rumor: you may draw a card."
+                state = state.evolve(may_draw=state.may_draw | {suspect})
     if state.weapons[deck.weapons.index(weapon)] != room:
         state = state.with_weapon(weapon, room)
         events.append(WeaponMoved(weapon, room))
@@ -74,6 +79,8 @@ def pass_(state: GameState, action: Pass, seat: str) -> Result:
 def _suggestion_room(state: GameState, seat: str) -> str:
     """The room a suggestion is about, or why none may be made now."""
     here, turn = state.position(seat), state.turn
+    if turn.refutation is not None:
+        raise WrongPhase(f"{seat} has already made a suggestion this turn")
     if not is_room(state.edition, here):
         raise NotInRoom(f"{seat} is on {here}, not in a room")
     if here not in state.edition.deck.rooms:
@@ -105,5 +112,20 @@ def _ask_on(state: GameState, asking: Refutation) -> Result:
         events.append(Passed(seat))
     if not asking.shown:
         events.append(NoRefutation(suggester))
+        state, side = _side_card(state, suggester)
+        events.extend(side)
     settled = asking.evolve(asked=None, queue=())
     return state.evolve(turn=state.turn.evolve(phase=Phase.SUGGESTED, refutation=settled)), tuple(events)
+
+
+def _side_card(state: GameState, seat: str) -> Result:
+    """Two-player variant: unanswered, the suggester looks at a side card not yet seen."""
+    if not state.aside:
+        return state, ()
+    looked = {s.index for s in state.seen if s.seat == seat and s.source == "aside"}
+    index = next((i for i in range(len(state.aside)) if i not in looked), None)
+    if index is None:
+        return state, ()  # all four already seen
+    card = state.aside[index]
+    state = state.evolve(seen=state.seen + (Seen(seat, card, "aside", index),))
+    return state, (SideCardSeen(seat, index, card),)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import UnknownSeat
-from .events import CardsDealt, CardShown, Event
-from .state import GameState, Phase
+from .events import CardsDealt, CardShown, Event, SideCardSeen, Snooped
+from .state import GameState, Phase, Seen
 from .turn import destinations
 
 View = dict[str, Any]
@@ -32,6 +32,8 @@ def event_for(event: Event, viewer: str | None) -> dict[str, Any]:
         del data["card"]
     elif isinstance(event, CardsDealt) and viewer != event.seat:
         del data["cards"]
+    elif isinstance(event, (Snooped, SideCardSeen)) and viewer != event.seat:
+        del data["card"]  # what a snoop or a side card showed is the looker's alone
     return data
 
 
@@ -70,6 +72,41 @@ def _view(state: GameState, seat: str | None) -> View:
         "winner": state.winner,
         "solution": _solution(state),
         "actions": state.actions,
+        "variant": state.variant,
+        "moves_left": turn.roll if turn.phase is Phase.MOVING else None,
+        "snoop_at": turn.snoop_at,
+        "seen": [_seen(item) for item in state.seen if seat and item.seat == seat],
+        "side_cards": len(state.aside),
+        "revealed": {s: list(state.hand(s)) for s in state.revealed},
+        "bonus": _bonus(state),
+        "may_draw": sorted(state.may_draw),
+        "powers": _powers(state),
+    }
+
+
+def _seen(item: Seen) -> dict[str, Any]:
+    if item.source == "aside":
+        return {"from": "aside", "index": item.index, "card": item.card}
+    return {"from": item.source, "card": item.card}
+
+
+def _bonus(state: GameState) -> dict[str, Any] | None:
+    """The bonus deck is public: its size, the face-up Pocketwatches, who keeps which card."""
+    deck, bonus = state.edition.bonus, state.bonus
+    if deck is None or bonus is None:
+        return None
+    held: dict[str, list[str]] = {}
+    for seat, card in bonus.held:
+        held.setdefault(seat, []).append(card)
+    return {"name": deck.name, "pile": len(bonus.pile), "discard": list(bonus.discard),
+            "watches": len(bonus.watches), "held": held}
+
+
+def _powers(state: GameState) -> dict[str, dict[str, Any]]:
+    return {
+        seat: {"name": power.name, "text": power.text, "used": seat in state.powers_used}
+        for seat, power in state.edition.powers.items()
+        if seat in state.seats
     }
 
 

@@ -282,7 +282,7 @@ def test_cli_respects_occupied_squares(capsys: pytest.CaptureFixture[str]) -> No
         (["destinations", "h25", "0"], "0"),
         (["destinations", "h25", "3", "--occupied", "q99"], "q99"),
         (["destinations", "h25", "3", "--edition", "monopoly"], "monopoly"),
-        (["destinations", "h25", "3", "--edition", "doctor_who"], "no board"),
+        (["destinations", "h25", "3", "--edition", "doctor_who"], "h25"),
     ],
 )
 def test_cli_bad_input_is_one_line_on_stderr_and_exit_2(
