@@ -253,12 +253,11 @@ def _parse(path: str, legend: Legend, text: str | None) -> tuple[Board | None, l
     if problems or not rows:
         return None, problems or [Problem(None, None, "no grid rows in the map")]
     grid = _Grid(rows)
+    # Unknown characters are reported, then read as void, so one run lists the rest too.
     problems = _check_characters(grid, legend)
-    if problems:
-        return None, problems
-    board, problems = _build(path, grid, legend)
-    problems += _check_reachable(board, legend)
-    return board, problems
+    board, more = _build(path, grid, legend)
+    problems += more + _check_reachable(board, legend)
+    return board, sorted(problems, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
 
 
 def _grid_rows(text: str) -> tuple[list[tuple[int, str]], list[Problem]]:

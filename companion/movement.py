@@ -234,6 +234,7 @@ def _exact_squares(
     With ``enough`` set, the search stops once that many squares are found.
     """
     neighbours, ball = board.neighbours, board.ball
+    table = _ball_table(board, steps)
     found = 0
 
     def walk(square: int, left: int, visited: int) -> None:
@@ -245,14 +246,21 @@ def _exact_squares(
                 wanted = 0
             return
         left -= 1
+        reach = table[left]
         for there in neighbours[square]:
-            if not visited >> there & 1 and ball(there, left) & wanted:
+            if not visited >> there & 1 and reach[there] & wanted:
                 walk(there, left, visited | 1 << there)
 
     for square, used, visited in origins:
         if used <= steps and ball(square, steps - used) & wanted:
             walk(square, steps - used, visited | blocked)
     return found
+
+
+@lru_cache(maxsize=64)
+def _ball_table(board: Board, steps: int) -> tuple[tuple[int, ...], ...]:
+    """``table[k][x]`` is ``board.ball(x, k)`` for k up to ``steps``: indexing beats a call in the hot loop."""
+    return tuple(tuple(board.ball(x, k) for x in range(len(board.squares))) for k in range(steps + 1))
 
 
 def _free_exact(graph: _Graph, origin: int, steps: int, blocked: int, banned: int, want: int, enough: int) -> int:
@@ -265,7 +273,8 @@ def _free_exact(graph: _Graph, origin: int, steps: int, blocked: int, banned: in
     """
     adjacent, squares = graph.adjacent, graph.squares
     balls = _balls(graph)
-    ball = balls.ball
+    balls.ball(0, steps)  # grow the table once; the walk then indexes it directly
+    masks = balls.masks
     jump, open_rooms = graph.rules.jump_movers, graph.rules.pass_through_rooms
     walls = banned | (0 if jump else blocked)
     free = ((1 << squares) - 1) & ~blocked & ~banned & want
@@ -301,7 +310,7 @@ def _free_exact(graph: _Graph, origin: int, steps: int, blocked: int, banned: in
         for there in adjacent[node]:
             if visited >> there & 1 or walls >> there & 1:
                 continue
-            if ball(there, left) & wanted or (left and ball(there, left - 1) & short):
+            if masks[left][there] & wanted or (left and masks[left - 1][there] & short):
                 walk(there, left, visited | 1 << there)
 
     walk(origin, steps, 1 << origin)
