@@ -138,7 +138,7 @@ def _destinations(args: argparse.Namespace) -> int:
     occupied = [resolve_place(edition, square) for square in args.occupied]
     if args.roll < 1:
         raise UsageError(f"the roll must be at least 1, not {args.roll}")
-    for place in sorted(movement.destinations(board, start, args.roll, occupied)):
+    for place in sorted(movement.destinations(board, start, args.roll, occupied, edition.movement)):
         print(place)
     return 0
 

@@ -110,6 +110,26 @@ def stop_steps(
     return steps if graph.exact(origin, steps, blocked, banned, want=1 << node) else None
 
 
+def way_to(
+    board: Board, start: str, steps: int, occupied: Collection[str], target: str,
+    rules: Movement = CLASSIC, avoid: Collection[str] = (), stops: tuple[str, ...] = STOP_MARKS,
+) -> tuple[tuple[str, ...], bool]:
+    """For a stop part-way (a snoop space): the places of one fewest-steps way there, and
+    whether the whole roll could also end there (so the mover may stop for good).
+
+    The rest of the move may not enter those places again.
+    """
+    graph = _graph(board, rules, stops)
+    origin, blocked, banned = graph.begin(start, occupied, avoid)
+    node = graph.nodes[target]
+    parents = graph.reach(origin, steps, blocked, banned, rules.jump_movers, parents=True)
+    way = [node]
+    while way[-1] != origin:
+        way.append(parents[way[-1]])
+    whole = bool(node < graph.squares and graph.exact(origin, steps, blocked, banned, want=1 << node))
+    return tuple(graph.names[n] for n in reversed(way)), whole
+
+
 @dataclass(frozen=True, eq=False)
 class _Graph:
     """Squares (nodes ``0..squares-1``) and rooms (the nodes after them) with the steps between.
@@ -152,9 +172,13 @@ class _Graph:
                 banned |= 1 << at
         return origin, blocked, banned
 
-    def reach(self, origin: int, steps: int, blocked: int, banned: int, jump: bool) -> dict[int, int]:
-        """Fewest steps to every node within ``steps``, walking the rules' graph."""
+    def reach(self, origin: int, steps: int, blocked: int, banned: int, jump: bool, parents: bool = False) -> dict[int, int]:
+        """Fewest steps to every node within ``steps``, walking the rules' graph.
+
+        With ``parents``, each node maps instead to the node it was reached from.
+        """
         seen = {origin: 0}
+        came = {origin: origin}
         queue = deque([origin])
         walls = banned | (0 if jump else blocked)
         open_rooms = self.rules.pass_through_rooms
@@ -166,8 +190,9 @@ class _Graph:
             for there in self.adjacent[here]:
                 if there not in seen and not walls >> there & 1:
                     seen[there] = used + 1
+                    came[there] = here
                     queue.append(there)
-        return seen
+        return came if parents else seen
 
     def stops_at(self, near: dict[int, int], origin: int, blocked: int) -> set[int]:
         """The rooms and stop marks among ``near``: ends of a move that need no exact roll."""

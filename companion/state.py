@@ -91,6 +91,7 @@ class Turn(Evolving):
     moves_left: int | None = None  # steps still to move (a roll, less a stop part-way)
     used: frozenset[str] = frozenset()  # places the mover may not enter again this turn
     snoop_at: str | None = None  # the snoop space the mover stands on, not yet used
+    may_stop: bool = False  # stopped part-way where the whole roll could also have ended
 
     @property
     def roll(self) -> int | None:

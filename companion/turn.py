@@ -26,7 +26,7 @@ def destinations(state: GameState) -> frozenset[str]:
     board = state.edition.require_board()
     here = state.position(seat)
     if turn.phase is Phase.START:
-        return frozenset(board.passages.get(here, ()))
+        return frozenset(board.passages.get(here, ())) - state.occupied(seat)
     if turn.phase is Phase.MOVING and turn.roll:
         return movement.destinations(board, here, turn.roll, state.occupied(seat), *_rules(state))
     return frozenset()
@@ -86,14 +86,17 @@ def move(state: GameState, action: Move, seat: str) -> Result:
     state = state.with_position(seat, target)
     events: tuple[Event, ...] = (Moved(seat, target, "roll"),)
     if kind == "snoop" and left > 0:
-        # Master Detective: stop on a snoop space part-way, snoop, then finish the roll.
-        state = state.evolve(turn=turn.evolve(moves_left=left, used=gone | {target}, snoop_at=target,
-                                              left_room=turn.left_room or _room(state, here)))
+        # Master Detective: stop on a snoop space part-way, snoop, then finish the roll
+        # without going back over the way there (the fewest steps: the engine cannot know
+        # another). If the whole roll could have ended there, the mover may also stay.
+        way, whole = movement.way_to(board, here, turn.roll, state.occupied(seat), target, *_rules(state))
+        state = state.evolve(turn=turn.evolve(moves_left=left, used=gone | set(way), snoop_at=target,
+                                              left_room=turn.left_room or _room(state, here), may_stop=whole))
         return _check_blocked(state, seat, events)
     state = state.evolve(turn=turn.evolve(
         phase=Phase.MOVED, entered=target if is_room(state.edition, target) else None, moves_left=0,
         left_room=turn.left_room or _room(state, here), used=gone | {target},
-        snoop_at=target if kind == "snoop" else None,
+        snoop_at=target if kind == "snoop" else None, may_stop=False,
     ))
     if kind == "bonus" and bonus_active(state):
         state, drawn = draw_card(state, seat)
@@ -104,6 +107,8 @@ def move(state: GameState, action: Move, seat: str) -> Result:
 def _passage(state: GameState, seat: str, here: str, target: str) -> Result:
     """Before rolling: a secret passage or joining room to the place at its other end."""
     board = state.edition.require_board()
+    if target in state.occupied(seat):
+        raise IllegalMove(f"{target} is taken by another mover: a passage may not land on it")
     if target not in board.passages.get(here, ()):
         if not is_room(state.edition, target) and here not in board.passages:
             raise IllegalMove(f"{seat} must roll before moving to {target}; without a roll only a secret passage is taken")
@@ -124,7 +129,7 @@ def end_turn(state: GameState, action: EndTurn, seat: str) -> Result:
     phase = state.turn.phase
     if phase is Phase.START:
         raise WrongPhase(f"{seat} must roll or take a secret passage before ending the turn")
-    if phase is Phase.MOVING:
+    if phase is Phase.MOVING and not state.turn.may_stop:
         raise WrongPhase(f"{seat} has {state.turn.roll} to move and must move before ending the turn")
     return pass_turn(state)
 
