@@ -28,7 +28,7 @@ def apply_effect(state: GameState, seat: str, effect: str, room: str | None, tar
     if effect == "peek":
         return peek(state, seat, _opponent(state, seat, target))
     if effect == "swap_places":
-        return _swap(state, seat, target, via)
+        return _swap(state, seat, target)
     raise BadInput(f"{effect!r} cannot be played; it happens only when drawn")
 
 
@@ -73,11 +73,14 @@ def _move_to_room(state: GameState, seat: str, room: str | None, via: str) -> Re
     if room is None:
         raise BadInput("this effect needs a \"room\" to move to")
     place = resolve_place(state.edition, room)
-    if not is_room(state.edition, place):
-        raise IllegalMove(f"{place} is not a room")
+    if place not in state.edition.deck.rooms:
+        # Only the scenes of the crime: the Centre must still be reached on foot.
+        raise IllegalMove(f"{place} is not one of the rooms on the cards")
     here = state.position(seat)
     if place == here:
         raise IllegalMove(f"{seat} is already in the {place}")
+    if place in turn.used:
+        raise IllegalMove(f"{seat} has already been in the {place} this turn and may not go back")
     if turn.refutation is not None or turn.phase not in (Phase.START, Phase.MOVING, Phase.MOVED):
         raise WrongPhase(f"{seat} has already made a suggestion this turn; moving now would allow another")
     state = state.with_position(seat, place)
@@ -96,7 +99,7 @@ def _roll_again(state: GameState, seat: str) -> Result:
     return state.evolve(turn=turn.evolve(phase=Phase.START, dice=None, moves_left=None, entered=None, snoop_at=None)), ()
 
 
-def _swap(state: GameState, seat: str, target: str | None, via: str) -> Result:
+def _swap(state: GameState, seat: str, target: str | None) -> Result:
     if target is None:
         raise BadInput("this effect needs a \"target\": the suspect whose mover to swap places with")
     other = state.edition.deck.resolve(target, "suspect")
@@ -106,4 +109,8 @@ def _swap(state: GameState, seat: str, target: str | None, via: str) -> Result:
     if state.turn.phase not in (Phase.START, Phase.MOVED, Phase.SUGGESTED):
         raise WrongPhase(f"{seat} must finish moving before swapping places")
     state = state.with_position(seat, theirs).with_position(other, mine)
-    return state, (Moved(seat, theirs, via), Moved(other, mine, via))
+    if other in state.seats and mine in state.edition.deck.rooms:
+        # "If your mover was moved by another player since your last turn, you can ...
+        # ask a question without moving."
+        state = state.evolve(summoned=state.summoned | {other})
+    return state, (Moved(seat, theirs, "swap"), Moved(other, mine, "swap"))

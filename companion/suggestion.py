@@ -31,7 +31,8 @@ def suggest(state: GameState, action: Suggest, seat: str) -> Result:
         if suspect in state.seats and suspect != seat:
             state = state.evolve(summoned=state.summoned | {suspect})
             bonus = state.edition.bonus
-            if bonus is not None and bonus.summoned_may_draw and state.bonus is not None:
+            if (bonus is not None and bonus.summoned_may_draw and state.bonus is not None
+                    and suspect not in state.eliminated):
                 # Doctor Who: "Moved to a Location as part of someone starting a rumor: you may draw a card."
                 state = state.evolve(may_draw=state.may_draw | {suspect})
     if state.weapons[deck.weapons.index(weapon)] != room:

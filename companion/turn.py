@@ -26,7 +26,7 @@ def destinations(state: GameState) -> frozenset[str]:
     board = state.edition.require_board()
     here = state.position(seat)
     if turn.phase is Phase.START:
-        return frozenset(board.passages.get(here, ())) - state.occupied(seat)
+        return frozenset(board.passages.get(here, ())) - state.occupied(seat) - turn.used
     if turn.phase is Phase.MOVING and turn.roll:
         return movement.destinations(board, here, turn.roll, state.occupied(seat), *_rules(state))
     return frozenset()
@@ -109,14 +109,18 @@ def _passage(state: GameState, seat: str, here: str, target: str) -> Result:
     board = state.edition.require_board()
     if target in state.occupied(seat):
         raise IllegalMove(f"{target} is taken by another mover: a passage may not land on it")
+    if target in state.turn.used:
+        raise IllegalMove(f"{seat} has already been in the {target} this turn and may not go back")
     if target not in board.passages.get(here, ()):
         if not is_room(state.edition, target) and here not in board.passages:
             raise IllegalMove(f"{seat} must roll before moving to {target}; without a roll only a secret passage is taken")
         raise IllegalMove(f"there is no secret passage from {here} to {target}")
     entered = target if is_room(state.edition, target) else None
     state = state.with_position(seat, target)
-    state = state.evolve(turn=state.turn.evolve(
-        phase=Phase.MOVED, entered=entered, left_room=_room(state, here), used=frozenset({here, target}),
+    turn = state.turn
+    state = state.evolve(turn=turn.evolve(
+        phase=Phase.MOVED, entered=entered, left_room=turn.left_room or _room(state, here),
+        used=turn.used | {here, target},
     ))
     return state, (Moved(seat, target, "passage"),)
 
