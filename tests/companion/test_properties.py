@@ -199,6 +199,8 @@ def test_events_carry_the_issues_fields_and_agree_with_the_hands(edition_id: str
     asking: dict[str, Any] = {}
     for before, after, batch, action in zip(game.states, game.states[1:], game.events[1:], game.record[1:]):
         check_refutations(game, before, after, batch, asking)
+        # Who acts: the player on turn, or the next one taking over from a seat just put out.
+        on_turn = next((e["seat"] for e in batch if e["type"] == "turn_started"), before.turn.seat)
         for at, event in enumerate(batch):
             kind = event["type"]
             if kind in EVENT_FIELDS:
@@ -237,7 +239,7 @@ def test_events_carry_the_issues_fields_and_agree_with_the_hands(edition_id: str
             elif kind == "turn_started":
                 assert event["seat"] not in before.eliminated and after.turn.seat == event["seat"]
             elif kind == "snooped":
-                assert event["seat"] == before.turn.seat != event["target"]
+                assert event["seat"] == on_turn != event["target"]
                 assert event["card"] in first.hand(event["target"])
                 if action["type"] == "snoop":  # Master Detective: only on a snoop space landed on
                     assert board.marks[board.index[before.position(event["seat"])]] == "snoop"
@@ -247,7 +249,7 @@ def test_events_carry_the_issues_fields_and_agree_with_the_hands(edition_id: str
             elif kind == "drew":
                 assert edition.bonus is not None and event["deck"] == edition.bonus.name
                 assert before.bonus is not None and event["card_id"] in before.bonus.pile + before.bonus.discard
-                assert event["seat"] == before.turn.seat
+                assert event["seat"] == on_turn
             elif kind == "card_played":
                 assert before.bonus is not None and (event["seat"], event["card_id"]) in before.bonus.held
                 assert after.bonus is not None and (event["seat"], event["card_id"]) not in after.bonus.held
