@@ -365,37 +365,33 @@ def _position(square: str) -> tuple[int, int]:
 
 
 def _starts(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> tuple[dict[str, int], list[Problem]]:
-    starts: dict[str, int] = {}
-    problems: list[Problem] = []
-    for row, col, char in grid.cells():
-        if char in legend.starts:
-            suspect = legend.starts[char]
-            if suspect in starts:
-                problems.append(grid.at(row, col, f"a second start square for {suspect} ({char!r})"))
-            else:
-                starts[suspect] = index[grid.name(row, col)]
-    on_map = {char for line in grid.rows for char in line}
-    for char, suspect in legend.starts.items():
-        if char not in on_map:
-            problems.append(Problem(None, None, f"no start square {char!r} for {suspect} on the map", char))
-    return starts, problems
+    return _single_squares(grid, legend.starts, index, "a second start square for {name} ({char!r})",
+                           "no start square {char!r} for {name} on the map")
 
 
 def _spots(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> tuple[dict[str, int], list[Problem]]:
     """Named single squares (passage ends): each character exactly once on the map."""
-    spots: dict[str, int] = {}
+    return _single_squares(grid, legend.spots, index, "a second square for the spot {name} ({char!r})",
+                           "no square {char!r} for the spot {name} on the map")
+
+
+def _single_squares(
+    grid: _Grid, chars: Mapping[str, str], index: Mapping[str, int], twice: str, absent: str
+) -> tuple[dict[str, int], list[Problem]]:
+    """Where each legend character that names one square stands: name -> square, and the problems."""
+    found: dict[str, int] = {}
     problems: list[Problem] = []
     for row, col, char in grid.cells():
-        if char in legend.spots:
-            name = legend.spots[char]
-            if name in spots:
-                problems.append(grid.at(row, col, f"a second square for the spot {name} ({char!r})"))
+        if char in chars:
+            name = chars[char]
+            if name in found:
+                problems.append(grid.at(row, col, twice.format(name=name, char=char)))
             else:
-                spots[name] = index[grid.name(row, col)]
-    for char, name in legend.spots.items():
-        if name not in spots:
-            problems.append(Problem(None, None, f"no square {char!r} for the spot {name} on the map", char))
-    return spots, problems
+                found[name] = index[grid.name(row, col)]
+    for char, name in chars.items():
+        if name not in found:
+            problems.append(Problem(None, None, absent.format(name=name, char=char), char))
+    return found, problems
 
 
 def _marks(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> dict[int, str]:
