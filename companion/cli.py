@@ -63,6 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("--occupied", nargs="*", default=[], metavar="SQUARE", help="squares holding other movers")
     moves.set_defaults(command=_destinations)
     board_command.add_parser(commands)
+    # The composition root is the one place companion/ may reach into hardware/.
+    from hardware import board_commands
+
+    board_commands.add_parsers(commands)
     return parser
 
 

@@ -1,0 +1,275 @@
+"""The companion's connection to the board controller, on pyserial.
+
+:class:`BoardLink` opens the port (found by the Pico's USB vendor ID unless
+named), runs :class:`~hardware.link_core.LinkCore` on pyserial's threaded
+reader, reconnects with backoff after an unplug, and delivers
+:mod:`~hardware.link_events` to a callback or a queue. The threads stay in
+here: whoever consumes the events sees only plain values.
+
+>>> import queue
+>>> from hardware.virtual_board import VirtualBoard
+>>> events: queue.Queue[LinkEvent] = queue.Queue()
+>>> with VirtualBoard(readers=4) as board, BoardLink(board.port, events) as link:
+...     board.place("04:A2:1B:3C", 2)
+...     print(events.get(timeout=5).as_dict()["event"], events.get(timeout=5))
+link_up TagPlaced(reader=2, uid='04:A2:1B:3C')
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+import serial.threaded
+from serial.tools import list_ports
+
+from companion.errors import ClueError
+
+from .link_core import LinkCore, LinkTiming
+from .link_events import BoardInfo, LinkDown, LinkEvent
+from .protocol import Buzzer, Led, Message, SnapshotRequest
+
+__all__ = ["BoardLink", "LinkEvent", "LinkTiming", "PortError", "find_board_port", "PICO_VID"]
+
+PICO_VID = 0x2E8A  # Raspberry Pi (the Pico's USB vendor ID)
+PORT_VARIABLE = "CLUE_BOARD_PORT"
+Opener = Callable[[str], serial.Serial]
+Sink = Callable[[LinkEvent], None] | queue.Queue[LinkEvent]
+
+
+class PortError(ClueError, OSError):
+    """The serial port cannot be used, for a reason retrying will not fix."""
+
+    code = "port_error"
+
+
+def find_board_port() -> str | None:
+    """The first serial port whose USB vendor ID is the Pico's, or None."""
+    ports = sorted(p.device for p in list_ports.comports() if p.vid == PICO_VID)
+    return ports[0] if ports else None
+
+
+def open_port(port: str) -> serial.Serial:
+    """Open ``port`` (a device path or a pyserial URL) the way the board wants it."""
+    return serial.serial_for_url(port, baudrate=115200, exclusive=True)
+
+
+def explain_open_error(port: str, err: Exception) -> tuple[str, bool]:
+    """A sentence for a failed open, and whether trying again may help."""
+    code = getattr(err, "errno", None)
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"permission denied opening {port}: add yourself to the dialout group "
+                f"(sudo usermod -aG dialout $USER), then log out and back in", False)
+    if code in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
+        return f"{port} is not there: is the board plugged in?", True
+    if code in (errno.EBUSY,) or "lock" in str(err).lower():
+        return f"{port} is in use by another program (another companion or board-monitor?)", True
+    return f"cannot open {port}: {err}", True
+
+
+class BoardLink:
+    """A live link to one board; ``open()``/``close()`` or use it as a context manager.
+
+    ``port`` wins over the ``CLUE_BOARD_PORT`` environment variable, which wins
+    over looking the board up by USB vendor ID (like gpiozero's pin factories).
+    """
+
+    def __init__(self, port: str | None = None, events: Sink | None = None, *,
+                 timing: LinkTiming = LinkTiming(), opener: Opener = open_port,
+                 find_port: Callable[[], str | None] = find_board_port) -> None:
+        self._named = port or os.environ.get(PORT_VARIABLE) or None
+        self._sink = events
+        self.timing = timing
+        self._opener = opener
+        self._find_port = find_port
+        self._lock = threading.RLock()
+        self._core = LinkCore(self._named or "?", timing)
+        self._serial: serial.Serial | None = None
+        self._reader: serial.threaded.ReaderThread | None = None
+        self._lost: str | None = None
+        self._running = False
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._failing = ""
+        self.connects = 0
+
+    # ---- lifetime -----------------------------------------------------------------------
+
+    def open(self) -> BoardLink:
+        """Connect (or keep trying in the background). Raises :class:`PortError`
+        at once if the named port can never work (permission denied)."""
+        if self._named is not None:
+            self._connect(self._named, raise_fatal=True)
+        self._running = True
+        self._thread = threading.Thread(target=self._supervise, name="board-link", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._running = False
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(5)
+            self._thread = None
+        self._disconnect("closed")
+        self._deliver()
+
+    def __enter__(self) -> BoardLink:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- what the companion asks -------------------------------------------------------------
+
+    @property
+    def is_up(self) -> bool:
+        with self._lock:
+            return self._core.is_up
+
+    @property
+    def info(self) -> BoardInfo | None:
+        with self._lock:
+            return self._core.info
+
+    @property
+    def tags(self) -> frozenset[tuple[int, str]]:
+        """Every (reader, uid) reported placed and not since removed."""
+        with self._lock:
+            return frozenset(self._core.reported)
+
+    def set_leds(self, mode: str, colour: tuple[int, int, int] = (0, 0, 0), leds: tuple[int, ...] = ()) -> None:
+        """Light LEDs (``"on"``, ``"blink"``) or turn them ``"off"``; no LEDs named means all."""
+        self.send(Led(mode, colour, tuple(leds)))
+
+    def buzz(self, frequency: int, duration_ms: int) -> None:
+        self.send(Buzzer(frequency, duration_ms))
+
+    def request_snapshot(self) -> None:
+        self.send(SnapshotRequest())
+
+    def send(self, message: Message) -> None:
+        """Send a host command; dropped (like any frame on a dead link) if not connected."""
+        with self._lock:
+            if self._serial is not None:
+                self._write(self._core.command(message))
+
+    # ---- the supervisor thread ---------------------------------------------------------------
+
+    def _supervise(self) -> None:
+        backoff = self.timing.backoff_min
+        next_try = 0.0
+        while self._running:
+            with self._lock:
+                lost = self._lost
+            if lost is not None:
+                self._disconnect(lost)  # outside the lock: it waits for the reader thread
+            now = time.monotonic()
+            with self._lock:
+                if self._serial is None and now >= next_try:
+                    port = self._named or self._find_port()
+                    if port is None:
+                        self._failed(f"no board found (no USB serial device with vendor ID 0x{PICO_VID:04X}); "
+                                     f"plug it in or pass --port")
+                    elif self._connect(port):
+                        backoff = self.timing.backoff_min
+                    if self._serial is None:
+                        next_try = now + backoff
+                        backoff = min(backoff * 2, self.timing.backoff_max)
+                if self._serial is not None:
+                    self._write(self._core.tick(now))
+            self._deliver()
+            self._wake.wait(0.01)
+            self._wake.clear()
+
+    def _connect(self, port: str, raise_fatal: bool = False) -> bool:
+        try:
+            handle = self._opener(port)
+        except (serial.SerialException, OSError, ValueError) as err:
+            reason, retry = explain_open_error(port, err)
+            if raise_fatal and not retry:
+                raise PortError(reason) from None
+            self._failed(reason)
+            return False
+        handle.reset_input_buffer()
+        self._failing = ""
+        self._serial, self._lost = handle, None
+        self._core.port = port
+        self.connects += 1
+        self._write(self._core.opened(time.monotonic()))
+        self._reader = serial.threaded.ReaderThread(handle, lambda: _Receiver(self, handle))
+        self._reader.start()
+        return True
+
+    def _disconnect(self, reason: str) -> None:
+        with self._lock:
+            reader, self._reader = self._reader, None
+            handle, self._serial = self._serial, None
+            self._lost = None
+            if handle is not None:
+                self._core.closed(reason)
+        if reader is not None and reader is not threading.current_thread():
+            reader.stop()
+        if handle is not None:
+            handle.close()
+        self._deliver()  # the LinkDown goes out before any news of reconnecting
+
+    def _failed(self, reason: str) -> None:
+        # Say why once per streak of failures, not at every retry.
+        if reason != self._failing:
+            self._failing = reason
+            self._put(LinkDown(reason))
+
+    def _write(self, data: bytes) -> None:
+        if data and self._serial is not None:
+            try:
+                self._serial.write(data)
+            except (serial.SerialException, OSError) as err:
+                self._lost = f"the board went away (writing failed: {err})"
+
+    # ---- from the reader thread -------------------------------------------------------------
+
+    def _received(self, handle: serial.Serial, data: bytes) -> None:
+        with self._lock:
+            if handle is self._serial:
+                self._write(self._core.received(data, time.monotonic()))
+        self._deliver()
+
+    def _lost_connection(self, handle: serial.Serial, error: BaseException | None) -> None:
+        with self._lock:
+            if handle is self._serial and self._running:
+                self._lost = "the board went away (unplugged, or its USB reset)" if error else "the port closed"
+        self._wake.set()
+
+    # ---- delivery ------------------------------------------------------------------------------
+
+    def _deliver(self) -> None:
+        with self._lock:
+            for event in self._core.events_due(time.monotonic()):
+                self._put(event)
+
+    def _put(self, event: LinkEvent) -> None:
+        if isinstance(self._sink, queue.Queue):
+            self._sink.put(event)
+        elif self._sink is not None:
+            self._sink(event)
+
+
+class _Receiver(serial.threaded.Protocol):
+    """pyserial's reader thread hands each chunk of bytes here."""
+
+    def __init__(self, link: BoardLink, handle: serial.Serial) -> None:
+        self._link = link
+        self._handle = handle
+
+    def data_received(self, data: Any) -> None:
+        self._link._received(self._handle, bytes(data))
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self._link._lost_connection(self._handle, exc)

@@ -1,0 +1,97 @@
+"""What the board link tells the rest of the companion: plain, typed events.
+
+Each event turns into the JSON line ``board-monitor`` prints.
+
+>>> TagPlaced(reader=3, uid="04:A2:1B:3C").as_dict()
+{'event': 'placed', 'reader': 3, 'uid': '04:A2:1B:3C'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """What a board said about itself in its HELLO (kept up to date by READERS)."""
+
+    port: str
+    protocol: tuple[int, int]
+    firmware: tuple[int, int, int]
+    readers: int
+    working: frozenset[int]
+
+    @property
+    def failed(self) -> frozenset[int]:
+        return frozenset(range(self.readers)) - self.working
+
+
+@dataclass(frozen=True)
+class TagPlaced:
+    """A tag has stood on a reader for the settle time."""
+
+    reader: int
+    uid: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "placed", "reader": self.reader, "uid": self.uid}
+
+
+@dataclass(frozen=True)
+class TagRemoved:
+    reader: int
+    uid: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "removed", "reader": self.reader, "uid": self.uid}
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    """The board answered the handshake and its snapshot is in."""
+
+    info: BoardInfo
+
+    def as_dict(self) -> dict[str, Any]:
+        info = self.info
+        return {
+            "event": "link_up", "port": info.port, "protocol": "%d.%d" % info.protocol,
+            "firmware": "%d.%d.%d" % info.firmware, "readers": info.readers,
+            "working": sorted(info.working), "failed": sorted(info.failed),
+        }
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """The link is not usable; ``reason`` says why in words a maker can act on."""
+
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "link_down", "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ReadersChanged:
+    """A reader stopped (or started again) answering the board."""
+
+    working: frozenset[int]
+    failed: frozenset[int]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "readers", "working": sorted(self.working), "failed": sorted(self.failed)}
+
+
+@dataclass(frozen=True)
+class BoardLog:
+    """A LOG line from the firmware."""
+
+    level: str
+    text: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "log", "level": self.level, "text": self.text}
+
+
+LinkEvent = Union[TagPlaced, TagRemoved, LinkUp, LinkDown, ReadersChanged, BoardLog]
