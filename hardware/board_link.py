@@ -81,7 +81,7 @@ class BoardLink:
     """
 
     def __init__(self, port: str | None = None, events: Sink | None = None, *,
-                 timing: LinkTiming = LinkTiming(), opener: Opener = open_port,
+                 timing: LinkTiming = LinkTiming(), opener: Opener | None = None,
                  find_port: Callable[[], str | None] = find_board_port) -> None:
         self._named = port or os.environ.get(PORT_VARIABLE) or None
         self._sink = events
@@ -190,7 +190,7 @@ class BoardLink:
 
     def _connect(self, port: str, raise_fatal: bool = False) -> bool:
         try:
-            handle = self._opener(port)
+            handle = (self._opener or open_port)(port)
         except (serial.SerialException, OSError, ValueError) as err:
             reason, retry = explain_open_error(port, err)
             if raise_fatal and not retry:

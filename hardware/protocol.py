@@ -344,6 +344,7 @@ def decode(code: int, seq: int, payload: bytes) -> Message:
 class ParserStats:
     frames: int = 0
     crc_errors: int = 0
+    false_starts: int = 0  # incomplete frames given up because a valid one followed
     malformed: int = 0
     skipped_bytes: int = 0
 
@@ -353,7 +354,9 @@ class Parser:
 
     A start byte followed by a bad length or a bad CRC is a false start: only
     that one byte is dropped and the search goes on from the next, so a real
-    frame hidden behind garbage is found again (the resync).
+    frame hidden behind garbage is found again (the resync). An incomplete
+    frame is also given up as soon as a complete valid frame follows it, so
+    a false start never holds back the frames behind it.
     """
 
     def __init__(self) -> None:
@@ -376,10 +379,33 @@ class Parser:
                 self._skip(1)
                 continue
             if len(self._buffer) < OVERHEAD + length:
-                return messages
+                later = self._later_frame()
+                if later < 0:
+                    return messages
+                self.stats.false_starts += 1
+                self._skip(later)
+                continue
             message = self._frame(length)
             if message is not None:
                 messages.append(message)
+
+    def _later_frame(self) -> int:
+        """Where a complete, valid frame starts after the (incomplete) one at 0, or -1.
+
+        Garbage may hold a start byte with a long length; rather than wait for
+        up to 246 bytes (seconds, at heartbeat pace), the first complete frame
+        behind it proves it false.
+        """
+        at = self._buffer.find(SOF, 1)
+        while at >= 0:
+            if at + 1 < len(self._buffer):
+                length = self._buffer[at + 1]
+                end = at + HEADER + length
+                if length <= MAX_PAYLOAD and end + 2 <= len(self._buffer):
+                    if crc16(bytes(self._buffer[at + 1 : end])) == int.from_bytes(self._buffer[end : end + 2], "big"):
+                        return at
+            at = self._buffer.find(SOF, at + 1)
+        return -1
 
     def _frame(self, length: int) -> Message | None:
         end = HEADER + length

@@ -64,6 +64,8 @@ def main() -> None:
         ("garbage before a frame", b"\x00\x13\x37hello" + tag_on, [tag_on]),
         ("a false start inside garbage spans the next frames; both are still found",
          b"\xa5\x10\x03" + tag_on + tag_off, [tag_on, tag_off]),
+        ("a false start with a long length is given up as soon as a valid frame follows",
+         b"\xa5\xf0\x03" + tag_on, [tag_on]),
         ("a length over 240 is a false start", b"\xa5\xf5" + tag_on, [tag_on]),
         ("a frame with a corrupted CRC is dropped, the next is kept", bad_crc + tag_off, [tag_off]),
         ("a well-formed frame with a bad payload is dropped", malformed + heartbeat, [heartbeat]),
