@@ -1,12 +1,14 @@
 # Two commands for a newcomer (see README.md):
 #   make run    set up .venv and replay the sample game, narrated
 #   make test   set up .venv and run the type check and the whole test suite
-# Needs only python3 (with venv; on Debian: apt install python3-venv) and make.
+# Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
+# firmware tests Node.js with npm (the MicroPython interpreter they run on is an npm package).
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 SAMPLE ?= examples/classic-sample.jsonl
+FIRMWARE_NODE := tests/firmware/node_modules/.installed
 
 .PHONY: run test typecheck bench clean
 
@@ -19,14 +21,20 @@ $(BIN)/.installed: pyproject.toml
 run: $(BIN)/.installed
 	$(BIN)/clue-companion replay --narrate $(SAMPLE)
 
-typecheck: $(BIN)/.installed
-	$(BIN)/python -m mypy --strict companion
+$(FIRMWARE_NODE): tests/firmware/package.json tests/firmware/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: the firmware tests need Node.js (on Debian: apt install nodejs npm)"; exit 1; }
+	cd tests/firmware && npm ci --silent --no-audit --no-fund
+	@touch $@
 
-test: typecheck
+typecheck: $(BIN)/.installed
+	$(BIN)/python -m mypy --strict companion hardware
+
+test: typecheck $(FIRMWARE_NODE)
 	$(BIN)/python -m pytest -q
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/board_link.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis tests/firmware/node_modules
