@@ -11,7 +11,7 @@ replaced by a dictionary of where each tag physically lies. It does no I/O;
 >>> core.place(bytes.fromhex("04a21b3c"), 2)
 >>> core.receive(encode(Welcome()), 0.1)
 >>> [as_dict(m) for m in core.poll(0.1)]
-[{'type': 'SNAPSHOT', 'seq': 1, 'part': 0, 'parts': 1, 'tags': [[2, '04:A2:1B:3C']]}]
+[{'type': 'SNAPSHOT', 'seq': 1, 'part': 0, 'parts': 1, 'tags': [[2, '04:A2:1B:3C']]}, {'type': 'READERS', 'seq': 2, 'readers': 4, 'working': [0, 1, 2, 3]}]
 """
 
 from __future__ import annotations
@@ -213,4 +213,6 @@ class BoardCore:
                 size = 2
             parts[-1].append((reader, uid))
             size += 2 + len(uid)
-        return [Snapshot(i, len(parts), tuple(p)) for i, p in enumerate(parts)]
+        snapshot: list[Message] = [Snapshot(i, len(parts), tuple(p)) for i, p in enumerate(parts)]
+        # READERS follows, so the snapshot that repairs a gap repairs reader health too.
+        return snapshot + [Readers(self.readers, self._working())]

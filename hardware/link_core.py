@@ -147,8 +147,9 @@ class LinkCore:
             case TagOff(reader, uid):
                 self._sense((reader, format_uid(uid)), False, now)
             case Readers(readers, working) if self.info is not None:
-                self.info = replace(self.info, readers=readers, working=working)
-                self._events.append(ReadersChanged(working, self.info.failed))
+                if (readers, working) != (self.info.readers, self.info.working):
+                    self.info = replace(self.info, readers=readers, working=working)
+                    self._events.append(ReadersChanged(working, self.info.failed))
             case Log(level, text):
                 self._events.append(BoardLog(level, text))
             case _:

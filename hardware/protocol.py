@@ -232,6 +232,12 @@ def _byte(value: int, what: str) -> int:
     return value
 
 
+def _u16(value: int, what: str) -> bytes:
+    if not 0 <= value <= 0xFFFF:
+        raise ValueError(f"{what} must be 0..65535, not {value}")
+    return value.to_bytes(2, "big")
+
+
 def _payload(message: Message) -> bytes:
     match message:
         case Hello(protocol, firmware, readers, working):
@@ -251,7 +257,7 @@ def _payload(message: Message) -> bytes:
         case Led(mode, colour, leds):
             return bytes([LED_MODES.index(mode), *colour, *leds])
         case Buzzer(frequency, duration_ms):
-            return frequency.to_bytes(2, "big") + duration_ms.to_bytes(2, "big")
+            return _u16(frequency, "frequency") + _u16(duration_ms, "duration")
         case Unknown(_, payload):
             return payload
     return b""  # the heartbeats and SNAPSHOT_REQUEST carry nothing

@@ -79,7 +79,7 @@ def test_welcome_brings_a_snapshot_of_what_is_already_on_the_board(board):
     host = Host(board)
     host.run(200)
     got = host.welcome()
-    assert kinds(got) == ["Snapshot"]
+    assert kinds(got) == ["Snapshot", "Readers"]
     assert got[0].part == 0 and got[0].parts == 1
     assert set(got[0].tags) == {(1, MUSTARD), (3, PLUM)}
 
@@ -135,7 +135,8 @@ def test_a_snapshot_request_is_answered_with_every_tag(board):
     host.run(100)
     host.send(SnapshotRequest())
     got = host.run(50)
-    assert kinds(got) == ["Snapshot"] and tags_of(got) == {(0, MUSTARD), (3, PLUM)}
+    assert kinds(got) == ["Snapshot", "Readers"] and tags_of(got) == {(0, MUSTARD), (3, PLUM)}
+    assert got[1].working == frozenset(range(4))
 
 
 def test_sequence_numbers_run_on_without_gaps(board):
@@ -168,7 +169,7 @@ def test_garbage_from_the_host_is_skipped(board):
     host.welcome()
     board.host_send(b"\xa5\xf0\x00junk\xa5\x05\x03")
     host.send(SnapshotRequest())
-    assert kinds(host.run(50)) == ["Snapshot"]
+    assert kinds(host.run(50)) == ["Snapshot", "Readers"]
 
 
 def test_leds_light_and_go_out(board):
