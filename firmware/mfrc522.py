@@ -1,0 +1,367 @@
+"""MFRC522 (RC522) driver: set up, check health, list every ISO 14443A tag.
+
+Several tags can lie on one reader (movers standing in one room), so
+:meth:`MFRC522.scan` enumerates them all: it wakes every tag, singles one out
+with the bit-by-bit anticollision of ISO 14443-3 (every cascade level, so 4-,
+7- and 10-byte UIDs), selects it, halts it so it stays quiet, and asks again
+until no tag answers.
+
+Register and command numbers are from the NXP MFRC522 datasheet; the SPI
+address byte is ``(reg << 1) & 0x7E``, with 0x80 added to read.
+"""
+
+import time
+
+from micropython import const
+
+# Registers.
+_COMMAND = const(0x01)
+_COM_IRQ = const(0x04)
+_DIV_IRQ = const(0x05)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_MODE = const(0x12)
+_RX_MODE = const(0x13)
+_TX_CONTROL = const(0x14)
+_TX_ASK = const(0x15)
+_CRC_RESULT_H = const(0x21)
+_CRC_RESULT_L = const(0x22)
+_RF_CFG = const(0x26)
+_T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
+_VERSION = const(0x37)
+
+# Chip commands.
+_IDLE = const(0x00)
+_CALC_CRC = const(0x03)
+_TRANSCEIVE = const(0x0C)
+_SOFT_RESET = const(0x0F)
+_POWER_DOWN = const(0x10)  # CommandReg bit: still resetting
+
+# ComIrqReg / DivIrqReg bits.
+_RX_OR_IDLE = const(0x30)
+_TIMER = const(0x01)
+_CRC_DONE = const(0x04)
+# ErrorReg bits: buffer overflow, parity, protocol; and a bit collision.
+_BAD_FRAME = const(0x13)
+_COLLIDED = const(0x08)
+
+# Tag (PICC) commands, ISO 14443-3.
+_REQA = const(0x26)
+_WUPA = const(0x52)
+_HLTA = const(0x50)
+_CASCADE_TAG = const(0x88)
+_SELECT_ALL = const(0x70)  # NVB of a SELECT: 7 bytes, the whole level
+_SEL = (0x93, 0x95, 0x97)  # cascade levels 1-3
+
+# What a transceive gave.
+OK = const(0)
+TIMEOUT = const(1)
+COLLISION = const(2)
+ERROR = const(3)
+
+_WAIT_US = const(5000)  # a command's longest wait: the 1 ms tag timer plus ample slack
+_RX_SIZE = const(16)  # the longest answer read back: 5 UID/BCC bytes here
+_FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
+
+
+class MFRC522:
+    """One reader on the shared SPI bus, behind its own chip select."""
+
+    def __init__(self, spi, cs, settle_us=1500, gain=0x70, max_cards=8):
+        self._spi = spi
+        self._cs = cs
+        self._settle_us = settle_us
+        self._gain = gain
+        self._max_cards = max_cards
+        # Preallocated so a scan allocates nothing but the UIDs it finds.
+        self._reg = bytearray(2)
+        self._miso = bytearray(2)
+        self._out = bytearray(12)  # FIFO address byte, then a frame to send
+        self._out_view = memoryview(self._out)
+        self._fifo_cmd = bytearray(_RX_SIZE + 1)
+        self._fifo_in = bytearray(_RX_SIZE + 1)
+        self._rx = bytearray(_RX_SIZE)
+        self._rx_len = 0
+        self._cl = bytearray(5)  # one cascade level: 4 UID bytes (or CT + 3) and BCC
+        self._uid = bytearray(10)
+
+    # ---- registers ----------------------------------------------------------
+
+    def _write(self, reg, value):
+        buf = self._reg
+        buf[0] = reg << 1
+        buf[1] = value
+        self._cs.select()
+        self._spi.write(buf)
+        self._cs.deselect()
+
+    def _read(self, reg):
+        buf = self._reg
+        buf[0] = reg << 1 | 0x80
+        buf[1] = 0
+        self._cs.select()
+        self._spi.write_readinto(buf, self._miso)
+        self._cs.deselect()
+        return self._miso[1]
+
+    def _write_fifo(self, count):
+        """Put ``self._out[1 : 1 + count]`` in the FIFO, in one SPI transfer."""
+        self._out[0] = _FIFO_DATA << 1
+        self._cs.select()
+        self._spi.write(self._out_view[: 1 + count])
+        self._cs.deselect()
+
+    def _read_fifo(self, count):
+        """Read ``count`` FIFO bytes into ``self._rx`` in one SPI transfer."""
+        cmd = self._fifo_cmd
+        for i in range(count):
+            cmd[i] = _FIFO_READ  # each byte sent names the next byte to read
+        cmd[count] = 0
+        self._cs.select()
+        self._spi.write_readinto(memoryview(cmd)[: count + 1], memoryview(self._fifo_in)[: count + 1])
+        self._cs.deselect()
+        for i in range(count):
+            self._rx[i] = self._fifo_in[i + 1]
+        self._rx_len = count
+
+    def _wait(self, reg, done, fail):
+        """Poll ``reg`` until a ``done`` bit is set: its value, or 0 on ``fail`` or time-out."""
+        start = time.ticks_us()
+        while True:
+            bits = self._read(reg)
+            if bits & done:
+                return bits
+            if bits & fail or time.ticks_diff(time.ticks_us(), start) > _WAIT_US:
+                return 0
+
+    # ---- health -------------------------------------------------------------
+
+    def version(self):
+        """VersionReg: 0x91/0x92 on a real chip, 0x00 or 0xFF when nothing answers."""
+        return self._read(_VERSION)
+
+    def alive(self):
+        version = self.version()
+        return version != 0x00 and version != 0xFF
+
+    def init(self):
+        """Soft reset and set up for ISO 14443A; False if the chip does not answer."""
+        if not self.alive():
+            return False
+        self._write(_COMMAND, _SOFT_RESET)
+        start = time.ticks_ms()
+        while self._read(_COMMAND) & _POWER_DOWN:
+            if time.ticks_diff(time.ticks_ms(), start) > 50:
+                return False
+            time.sleep_ms(1)
+        w = self._write
+        w(_T_MODE, 0x80)  # TAuto: the timer starts as each transmission ends
+        w(_T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1): a 25 us tick
+        w(_T_RELOAD_H, 0)
+        w(_T_RELOAD_L, 40)  # 40 ticks: 1 ms for a tag to answer, ten times its ~0.1 ms
+        w(_TX_ASK, 0x40)  # 100 % ASK modulation, as type A needs
+        w(_MODE, 0x3D)  # CRC coprocessor preset 0x6363: CRC_A
+        w(_TX_MODE, 0)  # 106 kbit/s and no automatic CRC: ours is explicit
+        w(_RX_MODE, 0)
+        w(_RF_CFG, self._gain)
+        w(_COLL, 0)  # ValuesAfterColl off: bits after a collision read 0
+        self._antenna(False)
+        return self.alive()
+
+    def _antenna(self, on):
+        self._write(_TX_CONTROL, 0x83 if on else 0x80)  # Tx1RFEn and Tx2RFEn
+
+    # ---- talking to tags ------------------------------------------------------
+
+    def _transceive(self, count, last_bits=0, align=0):
+        """Send ``self._out[1 : 1 + count]`` and read the answer into ``self._rx``.
+
+        ``last_bits`` is how many bits of the last byte go out (0: all 8);
+        ``align`` is the bit position where the first received bit lands.
+        Returns OK, TIMEOUT (nobody answered), COLLISION or ERROR.
+        """
+        w = self._write
+        w(_COMMAND, _IDLE)
+        w(_COM_IRQ, 0x7F)  # clear every interrupt flag
+        w(_FIFO_LEVEL, 0x80)  # flush the FIFO
+        self._write_fifo(count)
+        framing = align << 4 | last_bits
+        w(_BIT_FRAMING, framing)
+        w(_COMMAND, _TRANSCEIVE)
+        w(_BIT_FRAMING, framing | 0x80)  # StartSend
+        self._rx_len = 0
+        if not self._wait(_COM_IRQ, _RX_OR_IDLE, _TIMER):
+            return TIMEOUT
+        error = self._read(_ERROR)
+        if error & _BAD_FRAME:
+            return ERROR
+        count = self._read(_FIFO_LEVEL)
+        if not 0 < count <= _RX_SIZE:
+            return ERROR
+        self._read_fifo(count)
+        return COLLISION if error & _COLLIDED else OK
+
+    def _crc(self, count):
+        """Append the CRC_A of ``self._out[1 : 1 + count]``, computed by the chip."""
+        w = self._write
+        w(_COMMAND, _IDLE)
+        w(_DIV_IRQ, 0x04)  # clear CRCIRq
+        w(_FIFO_LEVEL, 0x80)
+        self._write_fifo(count)
+        w(_COMMAND, _CALC_CRC)
+        done = self._wait(_DIV_IRQ, _CRC_DONE, 0)
+        w(_COMMAND, _IDLE)
+        if not done:
+            return False
+        self._out[1 + count] = self._read(_CRC_RESULT_L)  # CRC_A goes low byte first
+        self._out[2 + count] = self._read(_CRC_RESULT_H)
+        return True
+
+    def _request(self, command):
+        """REQA or WUPA (a 7-bit frame): whether any tag answered.
+
+        Several tags answer at once and their ATQAs may collide or garble;
+        any answer still means someone is there.
+        """
+        self._out[1] = command
+        return self._transceive(1, 7) != TIMEOUT
+
+    def _anticollision(self, sel, known):
+        """One ANTICOLLISION round with ``known`` UID bits of this level already fixed."""
+        whole = known >> 3
+        bits = known & 7
+        out = self._out
+        out[1] = sel
+        out[2] = (2 + whole) << 4 | bits  # NVB: bytes, then bits, sent so far
+        sent = whole + (1 if bits else 0)
+        for i in range(sent):
+            out[3 + i] = self._cl[i]
+        status = self._transceive(2 + sent, bits, bits)
+        if status == OK or status == COLLISION:
+            self._merge(whole, bits)
+        if status == OK and whole + self._rx_len != 5:
+            return ERROR
+        return status
+
+    def _merge(self, whole, bits):
+        """Add the answer to the level's bytes; its first byte shares byte ``whole``."""
+        cl = self._cl
+        keep = (1 << bits) - 1
+        for i in range(min(self._rx_len, 5 - whole)):
+            if i == 0:
+                cl[whole] = cl[whole] & keep | self._rx[0] & ~keep & 0xFF
+            else:
+                cl[whole + i] = self._rx[i]
+
+    def _collision_bit(self, known):
+        """Settle the first colliding bit as 1; the new count of known bits, or -1.
+
+        CollPos counts from bit 0 of the first byte received (the RxAlign
+        bits included), as NXP's own library reads it; 0 means 32.
+        """
+        coll = self._read(_COLL)
+        if coll & 0x20:  # CollPosNotValid
+            return -1
+        bit = (known >> 3) * 8 + (coll & 0x1F or 32) - 1
+        if bit < known or bit > 31:
+            return -1
+        # Only the known bits are ever sent, so whatever lies above this one is never read.
+        self._cl[bit >> 3] |= 1 << (bit & 7)
+        return bit + 1
+
+    def _select(self, sel):
+        """SELECT the tag whose level bytes are in ``self._cl``: its SAK, or -1."""
+        out = self._out
+        out[1] = sel
+        out[2] = _SELECT_ALL
+        for i in range(5):
+            out[3 + i] = self._cl[i]
+        if not self._crc(7) or self._transceive(9) != OK or self._rx_len != 3:
+            return -1
+        sak = self._rx[0]
+        for i in range(3):
+            out[1 + i] = self._rx[i]
+        # The CRC_A over data and its own CRC leaves 0: the SAK came through whole.
+        if not self._crc(3) or out[4] or out[5]:
+            return -1
+        return sak
+
+    def _select_level(self, sel):
+        """Anticollision then SELECT at one cascade level: the SAK, or -1."""
+        cl = self._cl
+        for i in range(5):
+            cl[i] = 0
+        known = 0
+        for _ in range(33):  # each round fixes at least one more bit
+            status = self._anticollision(sel, known)
+            if status == OK:
+                break
+            if status != COLLISION:
+                return -1
+            known = self._collision_bit(known)
+            if known < 0:
+                return -1
+        else:
+            return -1
+        if cl[0] ^ cl[1] ^ cl[2] ^ cl[3] != cl[4]:
+            return -1  # the BCC does not match: a garbled answer
+        return self._select(sel)
+
+    def _activate(self):
+        """Single out one tag and select it through every cascade level: its UID size, or 0."""
+        size = 0
+        uid = self._uid
+        cl = self._cl
+        for sel in _SEL:
+            sak = self._select_level(sel)
+            if sak < 0:
+                return 0
+            if not sak & 0x04:  # UID complete
+                for i in range(4):
+                    uid[size + i] = cl[i]
+                return size + 4
+            if cl[0] != _CASCADE_TAG:
+                return 0
+            for i in range(3):
+                uid[size + i] = cl[1 + i]
+            size += 3
+        return 0
+
+    def _halt(self):
+        out = self._out
+        out[1] = _HLTA
+        out[2] = 0
+        if self._crc(2):
+            self._transceive(4)  # a halted tag stays silent: the time-out is success
+
+    def scan(self, found):
+        """Append the UID (bytes) of every tag on this reader to the list ``found``.
+
+        The antenna is on only for the scan, which also powers every tag down
+        in between: all of them start the next scan idle, and none is left
+        halted from the last one.
+        """
+        self._antenna(True)
+        if self._settle_us:
+            time.sleep_us(self._settle_us)
+        try:
+            command = _WUPA  # wakes a tag even if the field gap was too short to reset it
+            for _ in range(self._max_cards):
+                if not self._request(command):
+                    break
+                command = _REQA  # halted tags ignore it: only the ones not yet read answer
+                size = self._activate()
+                if size:
+                    uid = bytes(self._uid[:size])
+                    if uid not in found:
+                        found.append(uid)
+                    self._halt()
+        finally:
+            self._antenna(False)
