@@ -16,18 +16,12 @@ import threading
 import time
 from typing import IO, Any
 
-from companion.errors import ClueError
-
 from .board_core import BoardTiming
 from .board_link import BoardLink
 from .link_core import LinkTiming
 from .link_events import LinkEvent
 from .protocol import PROTOCOL, parse_uid
 from .virtual_board import VirtualBoard
-
-
-class UsageError(ClueError):
-    code = "usage"
 
 
 def add_parsers(commands: Any) -> None:

@@ -23,7 +23,7 @@ from .protocol import (
     Snapshot, SnapshotRequest, TagOff, TagOn, Welcome, as_dict, encode, type_name,
 )
 
-__all__ = ["BoardCore", "BoardTiming", "as_dict", "encode", "type_name"]
+__all__ = ["BoardCore", "BoardTiming"]  # as_dict and type_name are imported for the doctest
 
 Key = tuple[int, bytes]  # (reader, uid)
 

@@ -234,9 +234,9 @@ class LinkCore:
     # ---- plumbing ------------------------------------------------------------------------
 
     def _down(self, reason: str, always: bool = False) -> None:
-        if self.state in ("welcomed", "up") or always:
-            if self.state == "up" or always:
-                self._events.append(LinkDown(reason))
+        # Only a link reported up is reported down; a refusal is said even if never up.
+        if self.state == "up" or always:
+            self._events.append(LinkDown(reason))
         self._snapshot_asked = None
         self._parts = []
 

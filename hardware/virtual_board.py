@@ -53,7 +53,6 @@ class VirtualBoard:
         self._rate: float | None = None
         self._running = False
         self._thread: threading.Thread | None = None
-        self.sent_frames = 0
 
     # ---- lifetime --------------------------------------------------------------
 
@@ -224,7 +223,6 @@ class VirtualBoard:
     def _emit(self, now: float) -> None:
         for message in self.core.poll(now):
             frame = encode(message)
-            self.sent_frames += 1
             if self._drop:
                 self._drop -= 1
                 continue

@@ -7,53 +7,12 @@ docs/protocol.md says, byte for byte where it matters.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from board_host import Host, kinds, snapshot_tags
 
-from hardware.protocol import (
-    Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Parser, Readers, Snapshot,
-    SnapshotRequest, TagOff, TagOn, Welcome, encode,
-)
+from hardware.protocol import Buzzer, Heartbeat, Hello, HelloRequest, Led, Readers, SnapshotRequest, TagOff, TagOn, Welcome
 
 MUSTARD = bytes.fromhex("04A21B3C")
 PLUM = bytes.fromhex("04112233445566")
-
-
-class Host:
-    """The test's side of the cable: numbers its frames and decodes the board's."""
-
-    def __init__(self, board) -> None:
-        self.board = board
-        self.parser = Parser()
-        self.seq = 0
-        self.log: list[Message] = []
-
-    def send(self, message: Message) -> None:
-        self.board.host_send(encode(replace(message, seq=self.seq)))
-        self.seq = (self.seq + 1) % 256
-
-    def run(self, ms: int, heartbeat_every: int | None = None) -> list[Message]:
-        """Let ``ms`` pass (sending heartbeats if asked); the frames the board sent meanwhile."""
-        got: list[Message] = []
-        step = heartbeat_every or ms
-        for _ in range(max(1, ms // step)):
-            if heartbeat_every:
-                self.send(HostHeartbeat())
-            got += self.parser.feed(self.board.advance(step))
-        self.log += got
-        return got
-
-    def welcome(self) -> list[Message]:
-        self.run(20)
-        self.send(Welcome((1, 0)))
-        return self.run(50)
-
-
-def kinds(messages: list[Message]) -> list[str]:
-    return [type(m).__name__ for m in messages if not isinstance(m, Log)]
-
-
-def tags_of(messages: list[Message]) -> set[tuple[int, bytes]]:
-    return {tag for m in messages if isinstance(m, Snapshot) for tag in m.tags}
 
 
 def test_after_a_reset_the_board_says_hello_every_second_and_nothing_else(board):
@@ -107,7 +66,7 @@ def test_two_tags_on_one_reader_are_both_seen(board):
     host = Host(board)
     board.place(MUSTARD, 0)
     board.place(PLUM, 0)
-    assert tags_of(host.welcome()) == {(0, MUSTARD), (0, PLUM)}
+    assert snapshot_tags(host.welcome()) == {(0, MUSTARD), (0, PLUM)}
 
 
 def test_the_board_beats_every_second_while_the_host_does(board):
@@ -135,7 +94,7 @@ def test_a_snapshot_request_is_answered_with_every_tag(board):
     host.run(100)
     host.send(SnapshotRequest())
     got = host.run(50)
-    assert kinds(got) == ["Snapshot", "Readers"] and tags_of(got) == {(0, MUSTARD), (3, PLUM)}
+    assert kinds(got) == ["Snapshot", "Readers"] and snapshot_tags(got) == {(0, MUSTARD), (3, PLUM)}
     assert got[1].working == frozenset(range(4))
 
 
@@ -158,7 +117,7 @@ def test_a_reader_that_stops_answering_is_reported_and_keeps_its_tags(board):
     assert [m.working for m in got if isinstance(m, Readers)] == [frozenset({0, 1, 3})]
     assert not any(isinstance(m, TagOff) for m in got)
     host.send(SnapshotRequest())
-    assert tags_of(host.run(50)) == {(2, MUSTARD)}
+    assert snapshot_tags(host.run(50)) == {(2, MUSTARD)}
     board.heal_reader(2)
     got = host.run(2500, heartbeat_every=100)
     assert [m.working for m in got if isinstance(m, Readers)] == [frozenset(range(4))]

@@ -7,14 +7,15 @@ with the host codec, hardware/protocol.py.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
+from board_host import Host as SharedHost
+from board_host import kinds, snapshot_tags
 from firmware_board import FirmwareBoard
 from fw_fixtures import board, mp  # noqa: F401 - pytest fixtures
 from hardware.protocol import (
-    Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Parser, Readers, Snapshot,
+    Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Readers, Snapshot,
     SnapshotRequest, TagOff, TagOn, Unknown, Welcome, crc16, encode,
 )
 from mpy_runner import MicroPython, MicroPythonError
@@ -23,28 +24,8 @@ MUSTARD = bytes.fromhex("04A21B3C")
 PLUM = bytes.fromhex("04112233445566")
 
 
-class Host:
-    """The test's end of the cable: numbers its frames, decodes the board's."""
-
-    def __init__(self, board: FirmwareBoard) -> None:
-        self.board = board
-        self.parser = Parser()
-        self.seq = 0
-        self.log: list[Message] = []
-
-    def send(self, message: Message) -> None:
-        self.board.host_send(encode(replace(message, seq=self.seq)))
-        self.seq = (self.seq + 1) % 256
-
-    def run(self, ms: int, heartbeat_every: int | None = None) -> list[Message]:
-        got: list[Message] = []
-        step = heartbeat_every or ms
-        for _ in range(ms // step):
-            if heartbeat_every:
-                self.send(HostHeartbeat())
-            got += self.parser.feed(self.board.advance(step))
-        self.log += got
-        return got
+class Host(SharedHost):
+    """The shared host, plus the firmware rig's timeline and direct access."""
 
     def timeline(self, ms: int) -> list[tuple[int, Message]]:
         """(time in ms since the reset, message) for every frame written in the next ``ms``."""
@@ -52,11 +33,6 @@ class Host:
         found = [(t, m) for t, written, _ in steps for m in self.parser.feed(bytes.fromhex(written))]
         self.log += [m for _, m in found]
         return found
-
-    def welcome(self) -> list[Message]:
-        self.run(20)
-        self.send(Welcome((1, 0)))
-        return self.run(50)
 
     def rig(self, expression: str) -> Any:
         return self.board.mp.eval(f"rig.{expression}")
@@ -67,16 +43,8 @@ def host(board: FirmwareBoard) -> Host:
     return Host(board)
 
 
-def kinds(messages: list[Message]) -> list[str]:
-    return [type(m).__name__ for m in messages if not isinstance(m, Log)]
-
-
 def logs(messages: list[Message]) -> list[tuple[str, str]]:
     return [(m.level, m.text) for m in messages if isinstance(m, Log)]
-
-
-def snapshot_tags(messages: list[Message]) -> set[tuple[int, bytes]]:
-    return {tag for m in messages if isinstance(m, Snapshot) for tag in m.tags}
 
 
 # ---- hello, welcome ------------------------------------------------------------
