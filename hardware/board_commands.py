@@ -37,7 +37,7 @@ def add_parsers(commands: Any) -> None:
     board = commands.add_parser(
         "virtual-board", help="run the mock board on a pty and print its path; drive it from standard input",
         description="Commands on standard input: " + "; ".join(HELP))
-    board.add_argument("--readers", type=int, default=16, help="how many readers (default 16)")
+    board.add_argument("--readers", type=_reader_count, default=16, help="how many readers, 1 to 255 (default 16)")
     board.add_argument("--link", metavar="PATH", help="keep a symlink here pointing at the current pty")
     board.add_argument("--firmware", default="1.0.0", type=_version(3), help="firmware version to report")
     board.add_argument("--protocol", default="%d.%d" % PROTOCOL, type=_version(2),
@@ -53,6 +53,12 @@ def _seconds(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: seconds cannot be negative")
     return value
+
+
+def _reader_count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 255:
+        raise argparse.ArgumentTypeError(f"{text!r}: a board has 1 to 255 readers")
+    return int(text)
 
 
 def _version(parts: int) -> Any:
@@ -116,14 +122,20 @@ def _virtual_board(args: argparse.Namespace) -> int:
                          timing=BoardTiming())
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with board:
+    try:
+        board.open()
+    except OSError as err:
+        print(f"clue-companion: cannot start the virtual board: {err}", file=sys.stderr)
+        return 2
+    try:
         print(board.port, flush=True)
         print(f"virtual board: {args.readers} readers, firmware {'.'.join(map(str, args.firmware))}; "
               f"commands: {', '.join(HELP)}", file=sys.stderr, flush=True)
-        try:
-            _console(board, sys.stdin, sys.stdout, stop)
-        except KeyboardInterrupt:
-            pass
+        _console(board, sys.stdin, sys.stdout, stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        board.close()
     return 0
 
 

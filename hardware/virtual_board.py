@@ -180,10 +180,14 @@ class VirtualBoard:
         self._outbox.clear()
         self.core.reboot()
         if self.link:
-            tmp = Path(f"{self.link}.{os.getpid()}.tmp")
-            tmp.unlink(missing_ok=True)
-            tmp.symlink_to(self._slave_path)
-            tmp.replace(self.link)
+            try:
+                tmp = Path(f"{self.link}.{os.getpid()}.tmp")
+                tmp.unlink(missing_ok=True)
+                tmp.symlink_to(self._slave_path)
+                tmp.replace(self.link)
+            except OSError:
+                self._unplug()  # no half-plugged board: close the pty again
+                raise
 
     def _unplug(self) -> None:
         for fd in (self._master, self._slave):

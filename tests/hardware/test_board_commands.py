@@ -115,3 +115,22 @@ def test_the_virtual_board_console_drives_the_board():
         assert drive(board, "unplug") == "ok" and not board.plugged
         assert drive(board, "replug").startswith("/dev/") and board.plugged
         assert drive(board, "leds") == "{}"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--readers", "0"], "a board has 1 to 255 readers"),
+    (["--readers", "many"], "a board has 1 to 255 readers"),
+    (["--firmware", "1.x"], "is not a version like 1.1.1"),
+    (["--link", "/nonexistent-dir/clue-board"], "cannot start the virtual board"),
+])
+def test_virtual_board_refuses_bad_arguments_without_a_traceback(args, message):
+    done = subprocess.run([*CLI, "virtual-board", *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, env=ENV, timeout=30)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_board_monitor_refuses_a_negative_settle_time(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["board-monitor", "--settle", "-1"])
+    assert exit_.value.code == 2 and "seconds cannot be negative" in capsys.readouterr().err
