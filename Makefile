@@ -1,5 +1,5 @@
 # Two commands for a newcomer (see README.md):
-#   make run    set up .venv and replay the sample game, narrated
+#   make run    set up .venv and run the companion on mock hardware (virtual board, emulated handhelds)
 #   make test   set up .venv and run the type check and the whole test suite
 # Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
 # firmware tests Node.js with npm (the MicroPython interpreter they run on is an npm package).
@@ -19,7 +19,7 @@ $(BIN)/.installed: pyproject.toml
 	@touch $@
 
 run: $(BIN)/.installed
-	$(BIN)/clue-companion replay --narrate $(SAMPLE)
+	$(BIN)/clue-companion run --mock
 
 $(FIRMWARE_NODE): tests/firmware/package.json tests/firmware/package-lock.json
 	@command -v npm >/dev/null || { echo "npm not found: the firmware tests need Node.js (on Debian: apt install nodejs npm)"; exit 1; }
@@ -35,6 +35,7 @@ test: typecheck $(FIRMWARE_NODE)
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/board_link.py
+	$(BIN)/python benchmarks/session.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis tests/firmware/node_modules

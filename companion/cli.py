@@ -64,10 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     moves.set_defaults(command=_destinations)
     board_command.add_parser(commands)
     # The composition root is the one place companion/ may reach into hardware/.
-    from hardware import board_commands, enroll_command
+    from hardware import board_commands, enroll_command, run_command
 
     board_commands.add_parsers(commands)
     enroll_command.add_parser(commands)
+    run_command.add_parser(commands)
     return parser
 
 

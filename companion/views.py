@@ -37,19 +37,24 @@ def event_for(event: Event, viewer: str | None) -> dict[str, Any]:
     return data
 
 
-def public_view(state: GameState) -> View:
-    """What everyone at the table may see."""
-    return _view(state, None)
+def public_view(state: GameState, record: list[dict[str, Any]] | None = None) -> View:
+    """What everyone at the table may see.
+
+    ``record`` is the log as :func:`event_for` gives it to this viewer, when
+    the caller keeps it up to date itself (the session does: redoing a long
+    log for every view was most of a view's cost).
+    """
+    return _view(state, None, record)
 
 
-def seat_view(state: GameState, seat: str) -> View:
+def seat_view(state: GameState, seat: str, record: list[dict[str, Any]] | None = None) -> View:
     """What one seat may see: the public view plus its own secrets."""
     if seat not in state.seats:
         raise UnknownSeat(f"{seat!r} is not seated; seats: {', '.join(state.seats)}")
-    return _view(state, seat)
+    return _view(state, seat, record)
 
 
-def _view(state: GameState, seat: str | None) -> View:
+def _view(state: GameState, seat: str | None, record: list[dict[str, Any]] | None = None) -> View:
     deck, turn = state.edition.deck, state.turn
     return {
         "edition": state.edition.id,
@@ -68,7 +73,7 @@ def _view(state: GameState, seat: str | None) -> View:
         "may_show": _may_show(state, seat),
         "eliminated": list(state.eliminated),
         "hand_sizes": {s: len(hand) for s, hand in zip(state.seats, state.hands)},
-        "record": [event_for(event, seat) for event in state.log],
+        "record": record if record is not None else [event_for(event, seat) for event in state.log],
         "winner": state.winner,
         "solution": _solution(state),
         "actions": state.actions,

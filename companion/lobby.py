@@ -1,0 +1,134 @@
+"""The table before play: seats chosen, cards being dealt by the companion or scanned.
+
+With a physical deal, each player taps the cards of their hand on their seat's
+pad, and the leftover face-up cards on the centre pad. The envelope is what
+nobody scanned. A second tap of the same card on the same pad takes it back,
+so a mistake is undone by tapping again. The game starts only when every card
+is accounted for exactly once.
+
+>>> lobby = Lobby.open("classic", ("Miss Scarlet", "Mr. Green", "Mrs. White"), deal="physical", seed=1)
+>>> lobby = lobby.scan("Mr. Green", "Rope")
+>>> lobby.scanned["Mr. Green"], lobby.ready
+(('Rope',), False)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .actions import DealSpec, Setup
+from .cards import CATEGORIES
+from .deal import check_deal
+from .edition import Edition, load_edition
+from .errors import BadDeal, BadInput, ClueError
+from .setup import new_game
+
+DEALS = ("virtual", "physical")
+DICE = ("companion", "physical")
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A game being set up: who sits where, how cards are dealt and dice rolled."""
+
+    edition: Edition
+    seats: tuple[str, ...]
+    deal: str
+    dice: str
+    seed: int
+    variant: str | None = None
+    scanned: dict[str, tuple[str, ...]] = field(default_factory=dict)  # seat -> cards, in scan order
+    face_up: tuple[str, ...] = ()
+
+    @classmethod
+    def open(cls, edition: str, seats: tuple[str, ...], *, deal: str = "virtual", dice: str = "companion",
+             seed: int = 0, variant: str | None = None) -> Lobby:
+        """Check the choices (raising a :class:`ClueError`) and open the table."""
+        if deal not in DEALS:
+            raise BadInput(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
+        if dice not in DICE:
+            raise BadInput(f"dice must be one of {', '.join(DICE)}, not {dice!r}")
+        if deal == "physical" and variant is not None:
+            raise BadInput(f"the {variant} variant sets cards aside: it needs the companion to deal")
+        lobby = cls(load_edition(edition), tuple(seats), deal, dice, seed, variant)
+        state, _ = new_game(lobby._setup(None))  # the engine checks edition, seats and variant
+        return replace(lobby, seats=state.seats, scanned={seat: () for seat in state.seats})
+
+    def scan(self, seat: str, card: str) -> Lobby:
+        """``card`` tapped on ``seat``'s pad: into the hand, or out again if already in it."""
+        card = self.edition.deck.resolve(card)
+        hand = self.scanned[seat]
+        hand = tuple(c for c in hand if c != card) if card in hand else hand + (card,)
+        return replace(self, scanned={**self.scanned, seat: hand})
+
+    def scan_face_up(self, card: str) -> Lobby:
+        """``card`` tapped on the centre pad: a leftover lying face up (tap again to take back)."""
+        card = self.edition.deck.resolve(card)
+        face_up = tuple(c for c in self.face_up if c != card) if card in self.face_up else self.face_up + (card,)
+        return replace(self, face_up=face_up)
+
+    def problems(self) -> list[str]:
+        """Why the game cannot start yet; empty when it can."""
+        if self.deal == "virtual":
+            return []
+        holders: dict[str, list[str]] = {}
+        for seat, hand in self.scanned.items():
+            for card in hand:
+                holders.setdefault(card, []).append(seat)
+        for card in self.face_up:
+            holders.setdefault(card, []).append("the centre pad")
+        problems = [f"{card} was scanned by {' and '.join(where)}: it can only be in one place."
+                    for card, where in sorted(holders.items()) if len(where) > 1]
+        left = [card for card in self.edition.deck.all if card not in holders]
+        categories = Counter(self.edition.deck.category_of(card) for card in left)
+        if len(left) > 3:
+            problems.append(f"{len(left) - 3} more card(s) to scan: {len(left)} are not accounted for.")
+        elif len(left) < 3 or sorted(categories) != sorted(CATEGORIES):
+            problems.append(f"The envelope must hold one suspect, one weapon and one room, but the cards "
+                            f"nobody scanned are: {', '.join(left) or 'none'}.")
+        if not problems:
+            try:
+                self.deal_spec()
+            except ClueError as err:
+                problems.append(str(err)[:1].upper() + str(err)[1:] + ".")
+        return problems
+
+    @property
+    def ready(self) -> bool:
+        return not self.problems()
+
+    def deal_spec(self) -> DealSpec:
+        """The scanned deal with the envelope inferred; :class:`BadDeal` if it does not add up."""
+        held = {card for hand in self.scanned.values() for card in hand} | set(self.face_up)
+        envelope = tuple(card for card in self.edition.deck.all if card not in held)
+        if len(envelope) != 3:
+            raise BadDeal(f"the envelope would hold {len(envelope)} cards, not 3")
+        return check_deal(self.edition, self.seats, DealSpec(envelope, dict(self.scanned), self.face_up))
+
+    def setup(self) -> Setup:
+        """The game record's setup line for this table; raises if a physical deal is incomplete."""
+        if self.deal == "physical":
+            problems = self.problems()
+            if problems:
+                raise BadDeal("the deal is not complete: " + " ".join(problems))
+            return self._setup(self.deal_spec())
+        return self._setup(None)
+
+    def _setup(self, deal: DealSpec | None) -> Setup:
+        return Setup(self.edition.id, self.seats, seed=self.seed, deal=deal, variant=self.variant)
+
+    def settings(self) -> dict[str, str]:
+        return {"deal": self.deal, "dice": self.dice}
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """The setup stage as ``seat`` (None: the table) may see it: only its own scanned cards."""
+        problems = self.problems()
+        return {
+            "stage": "setup", "phase": "setup", "turn": None, "seat": seat, "seats": list(self.seats),
+            "edition": self.edition.id,
+            "hand": list(self.scanned.get(seat, ())) if seat else [],
+            "scanned": {s: len(hand) for s, hand in self.scanned.items()},
+            "face_up": list(self.face_up), "problems": problems, "ready": not problems,
+        }

@@ -1,0 +1,60 @@
+"""``clue-companion run --mock``: the whole companion on mock hardware, driven by a console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "script.txt").write_text(script)
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--script", str(tmp_path / "script.txt"),
+         "--exit-after-script", *extra],
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+
+
+def test_a_seeded_game_starts_and_is_played_from_the_console(tmp_path: Path) -> None:
+    done = run(tmp_path, "status\nscreen 1\npress 1 ok\nstatus\nmove scarlet lounge\nstatus\n", "--new")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "new classic game, seed 1" in out
+    assert "stage: playing   board link: up" in out
+    assert "[Miss Scarlet]\n[Your turn]" in out  # her handheld's screen, as text
+    assert "turn: Miss Scarlet (moving), dice [" in out
+    logs = [json.loads(line) for line in done.stderr.splitlines() if line.startswith("{")]
+    events = [line["event"] for line in logs]
+    assert "game_started" in events and "action" in events
+    assert all({"t", "level", "event"} <= line.keys() for line in logs)
+
+
+def test_an_unfinished_game_is_resumed_to_where_it_was(tmp_path: Path) -> None:
+    first = run(tmp_path, "press 1 ok\n", "--new")
+    assert first.returncode == 0, first.stderr
+    again = run(tmp_path, "status\n")  # not a terminal: an unfinished game is resumed without asking
+    assert again.returncode == 0, again.stderr
+    assert "resumed game 1 (classic, 1 actions)" in again.stdout
+    assert "turn: Miss Scarlet (moving)" in again.stdout
+    assert "The board matches the game." in again.stdout or "board differs" not in again.stdout
+
+
+def test_console_mistakes_are_answered_not_raised(tmp_path: Path) -> None:
+    done = run(tmp_path, "fly away\nmove nobody lounge\npress 9 ok\npng\n", "--new")
+    assert done.returncode == 0, done.stderr
+    assert "? unknown command 'fly'" in done.stdout
+    assert done.stdout.count("? ") == 4 and "Traceback" not in done.stdout + done.stderr
+
+
+def test_screens_are_saved_as_png(tmp_path: Path) -> None:
+    done = run(tmp_path, f"png {tmp_path / 'shots'}\n", "--new")
+    assert done.returncode == 0, done.stderr
+    assert sorted(path.name for path in (tmp_path / "shots").iterdir()) == [f"seat-{n}.png" for n in range(1, 5)]
+
+
+def test_a_bad_edition_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = run(tmp_path, "", "--new", "--edition", "cluedo-deluxe")
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].startswith("clue-companion: ")
