@@ -203,7 +203,7 @@ class BoardLink:
         self._core.port = port
         self.connects += 1
         self._write(self._core.opened(time.monotonic()))
-        self._reader = serial.threaded.ReaderThread(handle, lambda: _Receiver(self, handle))
+        self._reader = _ReaderThread(handle, lambda: _Receiver(self, handle))
         self._reader.start()
         return True
 
@@ -259,6 +259,22 @@ class BoardLink:
             self._sink.put(event)
         elif self._sink is not None:
             self._sink(event)
+
+
+class _ReaderThread(serial.threaded.ReaderThread):
+    """pyserial's reader thread, but a port that vanishes inside ``in_waiting``
+    (EIO from a pty or an unplugged USB device, raised as a bare OSError that
+    pyserial does not catch there) is a lost connection, not a crashed thread."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as err:
+            self.alive = False
+            protocol: serial.threaded.Protocol | None = getattr(self, "protocol", None)
+            self.protocol = None  # type: ignore[assignment]  # as pyserial leaves it after a loss
+            if protocol is not None:
+                protocol.connection_lost(err)
 
 
 class _Receiver(serial.threaded.Protocol):
