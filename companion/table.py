@@ -21,15 +21,17 @@ True
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from . import board_watch
 from .actions import Action, Move, Roll, Show
-from .board_watch import Agrees, MoveTo, PutBack
+from .board_watch import MoveTo, PutBack
 from .commands import (BoardDown, BoardUp, Command, EndGame, NewGame, Notify, Play, Resume, StartGame, Stop,
                        TagLost, TagSeen, Tick)
+from .edition import load_edition
 from .engine import apply, new_game
 from .errors import BadInput, ClueError
 from .events import Event
@@ -223,10 +225,8 @@ class Table:
         return Outcome(True)
 
     def _use_edition(self, edition_id: str) -> None:
-        from .edition import load_edition
-
         edition = load_edition(edition_id)
-        self.zones = ZoneMap.with_specs(edition, self.zone_specs) if self.zone_specs else ZoneMap.default(edition)
+        self.zones = ZoneMap.with_specs(edition, self.zone_specs)
         self.tags = self.store.tag_map(edition.id) if self.store is not None else self.tags
 
     def use_tags(self, tags: TagMap) -> None:
@@ -269,11 +269,8 @@ class Table:
             self.stage = "over"
             if self.store is not None and self.game_id is not None:
                 self.store.finish(self.game_id, "finished", after.winner)
-        self._after_move(events)
-        return Outcome(True, tuple(event_for(event, seat) for event in events))
-
-    def _after_move(self, events: tuple[Event, ...]) -> None:
         self.board.differences = self._differences()
+        return Outcome(True, tuple(event_for(event, seat) for event in events))
 
     # ---- sensing -------------------------------------------------------------------------------
 
@@ -453,6 +450,4 @@ class Table:
 
 
 def _random_seed() -> int:
-    import secrets
-
     return secrets.randbits(32)

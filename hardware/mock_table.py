@@ -157,20 +157,15 @@ class MockTable:
 
     def resume(self, game_id: int) -> Outcome:
         """Resume a stored game: (mock) its pieces laid out first, so the reconciliation finds them; handhelds."""
-        if self.mock and self.port is None:
-            state = resume_game(self.store, game_id)
-            self.edition = state.edition
-            self.tags = self._ensure_tags(state.edition)
-            self.zones = ZoneMap.with_specs(state.edition, self.config.zones) if self.config.zones \
-                else ZoneMap.default(state.edition)
-            self._arrange(state)
-        outcome = self.session.call(Resume(game_id))
-        if not outcome.ok:
-            return outcome
-        state = self.session.inspect(lambda table: table.state)
+        state = resume_game(self.store, game_id)
         self.edition = state.edition
         self.tags = self._ensure_tags(state.edition)
-        self._seated(state.seats)
+        if self.mock and self.port is None:
+            self.zones = ZoneMap.with_specs(state.edition, self.config.zones)
+            self._arrange(state)
+        outcome = self.session.call(Resume(game_id))
+        if outcome.ok:
+            self._seated(state.seats)
         return outcome
 
     def _seated(self, seats: tuple[str, ...]) -> None:

@@ -10,7 +10,6 @@ from companion.actions import Accuse, EndTurn, Move, Roll, Suggest
 from companion.commands import BoardDown, BoardUp, NewGame, Play, Resume, StartGame, TagLost, TagSeen
 from companion.deal import deal_cards
 from companion.edition import load_edition
-from companion.engine import legal_destinations
 from companion.resume import replay_game
 from companion.store import Store
 from companion.table import Table
