@@ -139,7 +139,9 @@ class Table:
             return self._dispatch(command)
         except ClueError as err:
             seat = getattr(command, "seat", None)
-            self._log("refused", command=type(command).__name__, seat=seat, code=err.code, message=str(err))
+            secret = isinstance(command, Play) and isinstance(command.action, Show)  # names a card in a hand
+            self._log("refused", command=type(command).__name__, seat=seat, code=err.code,
+                      message=None if secret else str(err))
             if isinstance(command, (Play, StartGame)):
                 self.notify(seat if isinstance(seat, str) else None, str(err), err.code)
             return Outcome(False, error=err.as_dict())
@@ -264,7 +266,7 @@ class Table:
         if self.store is not None and self.game_id is not None:
             self.store.append(self.game_id, after.actions, action)
         self.state = after
-        self._log("action", game_id=self.game_id, number=after.actions, **action.to_record())
+        self._log("action", game_id=self.game_id, number=after.actions, **_public(action))
         if after.over:
             self.stage = "over"
             if self.store is not None and self.game_id is not None:
@@ -447,6 +449,14 @@ class Table:
 
     def _log(self, event: str, **fields: Any) -> None:
         self.log.info(event, extra={"fields": fields})
+
+
+def _public(action: Action) -> dict[str, Any]:
+    """An action as a log line may carry it: which card was shown is the two seats' secret."""
+    record = action.to_record()
+    if isinstance(action, Show):
+        record.pop("card", None)
+    return record
 
 
 def _random_seed() -> int:

@@ -111,7 +111,9 @@ def test_a_mover_where_it_cannot_go_is_put_back_and_the_game_waits(store: Store)
     assert table.handle(Play("Miss Scarlet", Move("Miss Scarlet", "h24"))).ok  # a hallway step, from the handheld
 
 
-def test_a_card_tapped_on_the_asked_seats_pad_is_the_card_it_shows(store: Store) -> None:
+def test_a_card_tapped_on_the_asked_seats_pad_is_the_card_it_shows(
+        store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="clue_companion")
     deal, _ = deal_cards(CLASSIC, SEATS, 99)
     table = open_table(store, deal="physical", dice="physical")
     for number, seat in enumerate(SEATS):
@@ -140,6 +142,10 @@ def test_a_card_tapped_on_the_asked_seats_pad_is_the_card_it_shows(store: Store)
     other = next(seat for seat in SEATS if seat not in ("Miss Scarlet", asked))
     shown = [event for event in table.view(other)["record"] if event["type"] == "card_shown"]
     assert shown == [{"type": "card_shown", "by": asked, "to": "Miss Scarlet"}]  # that a card was shown, not which
+    logged = [getattr(record, "fields", {}) for record in caplog.records]
+    assert {"type": "show", "seat": asked} in [{k: v for k, v in f.items() if k in ("type", "seat", "card")}
+                                               for f in logged]
+    assert not any(f.get("card") for f in logged), "the log must not say which card was shown"
 
 
 def test_setup_refuses_to_start_until_every_card_is_scanned(store: Store) -> None:
