@@ -27,7 +27,7 @@ $(FIRMWARE_NODE): tests/firmware/package.json tests/firmware/package-lock.json
 	@touch $@
 
 typecheck: $(BIN)/.installed
-	$(BIN)/python -m mypy --strict companion hardware
+	$(BIN)/python -m mypy --strict companion hardware web
 
 test: typecheck $(FIRMWARE_NODE)
 	$(BIN)/python -m pytest -q

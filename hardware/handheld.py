@@ -161,6 +161,7 @@ class Handheld:
         self._thread: threading.Thread | None = None
         self._mailbox: Mailbox | None = None
         self.error: str | None = None  # the last display failure after opening, if any
+        self.frames = 0  # frames rendered so far: lets a viewer (the web simulator) tell a new one
 
     def __enter__(self) -> Handheld:
         self.open()
@@ -288,6 +289,7 @@ class Handheld:
             return
         self._screen = screen
         self._frame = render_image(screen)
+        self.frames += 1
         if self._device is None:
             return
         try:

@@ -11,6 +11,7 @@ button on his handheld.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -142,24 +143,26 @@ class MockTable:
     # ---- a game ------------------------------------------------------------------------------
 
     def new_game(self, edition: str, seats: Sequence[str], *, deal: str = "virtual", dice: str = "companion",
-                 seed: int = 1) -> Outcome:
+                 seed: int | None = 1, variant: str | None = None) -> Outcome:
         """Open the table, enrol made-up tags if the store has none, give each seat a handheld."""
-        self.edition = load_edition(edition)
-        self.tags = self._ensure_tags(self.edition)
-        outcome = self.session.call(NewGame(self.edition.id, tuple(seats), deal=deal, dice=dice, seed=seed))
+        chosen = self.edition = load_edition(edition)
+        self.tags = self._on_session(lambda: self._ensure_tags(chosen))
+        seed = secrets.randbits(32) if seed is None else seed
+        outcome = self.session.call(NewGame(self.edition.id, tuple(seats), deal=deal, dice=dice, seed=seed,
+                                            variant=variant))
         if not outcome.ok:
             return outcome
         seated: tuple[str, ...] = self.session.inspect(lambda table: table.seats())
         self._seated(seated)
         if self.mock and self.port is None:
-            self._arrange(new_game(Setup(self.edition.id, seated, seed=seed))[0])
+            self._arrange(new_game(Setup(self.edition.id, seated, seed=seed, variant=variant))[0])
         return outcome
 
     def resume(self, game_id: int) -> Outcome:
         """Resume a stored game: (mock) its pieces laid out first, so the reconciliation finds them; handhelds."""
-        state = resume_game(self.store, game_id)
+        state = self._on_session(lambda: resume_game(self.store, game_id))
         self.edition = state.edition
-        self.tags = self._ensure_tags(state.edition)
+        self.tags = self._on_session(lambda: self._ensure_tags(state.edition))
         if self.mock and self.port is None:
             self.zones = ZoneMap.with_specs(state.edition, self.config.zones)
             self._arrange(state)
@@ -176,9 +179,17 @@ class MockTable:
     def start(self) -> Outcome:
         return self.session.call(StartGame())
 
+    def _on_session(self, work: Callable[[], Any]) -> Any:
+        """Run ``work`` on the session thread, which owns the store; its exception is raised here."""
+        result = self.session.inspect(lambda table: work())
+        if isinstance(result, Exception):
+            raise result
+        return result
+
     def _ensure_tags(self, edition: Edition) -> TagMap:
+        """The store's tags; on mock hardware, made-up tags for every piece if none are enrolled."""
         tags = self.store.tag_map(edition.id)
-        if len(tags) == 0:
+        if len(tags) == 0 and self.mock:
             for uid, piece in made_up_tags(edition).items():
                 self.store.enrol(edition.id, uid, piece)
             tags = self.store.tag_map(edition.id)

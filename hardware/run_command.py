@@ -13,6 +13,8 @@ non-interactive start, such as the systemd service, resumes).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 import json
 import logging
@@ -27,6 +29,7 @@ from typing import IO, Any
 from typing import TYPE_CHECKING
 
 from companion.errors import ClueError
+from companion.pairing import SETTING as TOKENS_SETTING, Pairing
 from companion.store import GameSummary, Store, default_path
 
 if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
@@ -63,6 +66,10 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--exit-after-script", action="store_true", help="stop once the script has run")
     run.add_argument("--no-console", action="store_true", help="no console: run until stopped")
     run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    run.add_argument("--port", type=int, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
+    run.add_argument("--host", default="0.0.0.0", help="the address to serve the web page on (default: every interface)")
+    run.add_argument("--pin", help="the host PIN for /host (default: the stored one; a new one is made and printed)")
+    run.add_argument("--no-web", action="store_true", help="no web page")
     run.set_defaults(command=_run)
 
 
@@ -80,14 +87,59 @@ def _run(args: argparse.Namespace) -> int:
         config = replace(load_hardware_config(EXAMPLE_CONFIG), board_port=None, store=None, zones={})
     store_path = _store_path(args, config)
     with Store(store_path).open() as store:
+        pairing = _pairing(store)
         rig = MockTable(store, mock=args.mock, config=config, display="dummy" if args.mock else None,
-                        log=logging.getLogger("clue_companion"))
+                        join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
         with rig:
             print(f"clue-companion: store {store_path}" + (f", virtual board on {rig.board.port}" if args.mock else ""))
-            _begin(rig, store, args)
-            for problem in rig.problems:
-                print(f"clue-companion: {problem}")
-            return _drive(rig, args)
+            with _web(rig, pairing, config, args):
+                _begin(rig, store, args)
+                if args.mock and not args.no_web:
+                    _print_join_urls(rig, pairing)
+                for problem in rig.problems:
+                    print(f"clue-companion: {problem}")
+                sys.stdout.flush()
+                return _drive(rig, args)
+
+
+def _pairing(store: Store) -> Pairing:
+    """The seats' join tokens, kept in the store (phones stay joined across a restart)."""
+    return Pairing.from_setting(store.setting(TOKENS_SETTING), save=lambda text: store.set_setting(TOKENS_SETTING, text))
+
+
+@contextmanager
+def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argparse.Namespace) -> Iterator[None]:
+    """Serve the web page (waitress) while the table runs; print its address and a QR code of it."""
+    if args.no_web:
+        yield
+        return
+    from web import create_app
+    from web.serve import WebServer, page_url, print_qr
+
+    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": args.pin})
+    port = args.port if args.port is not None else config.web_port
+    try:
+        server = WebServer(app, args.host, port).start()
+    except OSError as err:
+        raise RunError(f"cannot serve the web page on {args.host}:{port}: {err.strerror or err}") from None
+    url = page_url(args.host, server.port)
+    pairing.base_url = url
+    print(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
+          + (f"  simulator: {url}/sim" if args.mock else "") + ")")
+    print(f"clue-companion: host PIN {app.extensions['clue'].pin}")
+    if sys.stdout.isatty():
+        print_qr(url, sys.stdout)
+    try:
+        yield
+    finally:
+        server.close()
+
+
+def _print_join_urls(rig: MockTable, pairing: Pairing) -> None:
+    """On mock hardware, each seat's join URL: open one in a browser to play that seat."""
+    urls = rig.session.inspect(lambda table: [(seat, pairing.join_url(seat)) for seat in table.seats()])
+    for seat, url in urls or []:
+        print(f"clue-companion: join {seat}: {url}")
 
 
 def _config_path(args: argparse.Namespace) -> str | None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 
@@ -14,7 +17,7 @@ def run(tmp_path: Path, script: str, *extra: str) -> subprocess.CompletedProcess
     env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
     return subprocess.run(
         [sys.executable, "-m", "companion.cli", "run", "--mock", "--script", str(tmp_path / "script.txt"),
-         "--exit-after-script", *extra],
+         "--exit-after-script", "--port", "0", *extra],
         capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
 
 
@@ -58,3 +61,36 @@ def test_screens_are_saved_as_png(tmp_path: Path) -> None:
 def test_a_bad_edition_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = run(tmp_path, "", "--new", "--edition", "cluedo-deluxe")
     assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].startswith("clue-companion: ")
+
+
+def test_the_web_page_is_served_with_its_address_pin_and_join_urls(tmp_path: Path) -> None:
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--no-console", "--new", "--port", "0",
+         "--host", "127.0.0.1", "--pin", "2468"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, stdin=subprocess.DEVNULL,
+    ) as companion:
+        try:
+            out = _read_until(companion, "clue-companion: join Mr. Green")
+            url = re.search(r"web page on (http://127.0.0.1:\d+)", out)
+            assert url and "host PIN 2468" in out
+            with urllib.request.urlopen(url.group(1) + "/api/table", timeout=10) as answer:
+                view = json.load(answer)
+            assert view["stage"] == "playing" and view["hand"] == [] and view["solution"] is None
+            joins = re.findall(r"join (.+?): (http://\S+/j/[\w-]{22})$", out, re.MULTILINE)
+            assert [seat for seat, _ in joins] == ["Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green"]
+        finally:
+            companion.send_signal(signal.SIGTERM)
+            companion.wait(timeout=20)
+    assert companion.returncode == 0
+
+
+def _read_until(process: subprocess.Popen[str], start: str) -> str:
+    """The process's output up to and including the first line starting with ``start``."""
+    assert process.stdout is not None
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(start):
+        line = process.stdout.readline()
+        assert line, "the companion stopped early:\n" + "".join(lines)
+        lines.append(line)
+    return "".join(lines)

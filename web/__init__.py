@@ -1,0 +1,52 @@
+"""The companion's web page: a Flask app factory over a running :class:`~companion.session.Session`.
+
+>>> from companion.session import Session, Table
+>>> with Session(Table()) as session:
+...     app = create_app(session, {"HOST_PIN": "2468", "TESTING": True})
+...     app.test_client().get("/api/table").get_json()["stage"]
+'idle'
+
+Blueprints: ``table`` (/), ``player`` (/j/TOKEN, /seat), ``events`` (SSE),
+``host`` (/host) and ``sim`` (/sim, only with a mock rig). Config keys (all
+optional): ``HOST_PIN``, ``SECRET_KEY``, ``BASE_URL`` (the address join URLs
+use), ``PAIRING``, ``RIG`` and ``SIM``, ``KEEPALIVE`` (s), ``SESSION_TIMEOUT``
+(s), ``JOIN_LIMIT`` and ``PIN_LIMIT`` ((tries, seconds)). See docs/web.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask
+
+from companion.session import Session
+
+from . import events, guard, host, player, sim, table
+from .context import WebContext
+
+__all__ = ["create_app"]
+
+
+def create_app(session: Session, config: Mapping[str, Any] | None = None) -> Flask:
+    """The web app for ``session`` (which must be started); ``config`` overrides the defaults."""
+    app = Flask(__name__)
+    app.config.update(
+        SESSION_COOKIE_NAME="clue_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=2),  # long enough for a weekend's games
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=guard.MAX_BODY,
+    )
+    app.config.update(dict(config or {}))
+    web = WebContext(session, app.config)
+    app.extensions["clue"] = web
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = web.secret_key()
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    guard.install(app)
+    for blueprint in (table.blueprint, player.blueprint, events.blueprint, host.blueprint, sim.blueprint):
+        app.register_blueprint(blueprint)
+    return app

@@ -1,0 +1,181 @@
+"""What every request handler reaches through the app: the session, the pairing, the host PIN, limits.
+
+One :class:`WebContext` per app, kept in ``app.extensions["clue"]``; handlers
+get it with :func:`context`. The game store belongs to the session thread
+(SQLite, one thread at a time), so anything that touches it runs there, through
+:meth:`WebContext.inspect`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import current_app
+
+from companion.commands import Command
+from companion.errors import ClueError
+from companion.narrate import describe
+from companion.pairing import SETTING as TOKENS_SETTING, Pairing
+from companion.session import Session
+from companion.table import Outcome, Table
+
+from .guard import ApiError, RateLimiter
+
+PIN_SETTING = "host_pin"
+SECRET_SETTING = "web_secret_key"
+View = dict[str, Any]
+
+
+class WebContext:
+    """The app's link to the companion; see the module docstring."""
+
+    def __init__(self, session: Session, config: Mapping[str, Any]) -> None:
+        self.session = session
+        self.timeout = float(config.get("SESSION_TIMEOUT", 10.0))
+        self.keepalive = float(config.get("KEEPALIVE", 15.0))
+        # The table's rig (hardware.mock_table.MockTable): it opens games with their handhelds and,
+        # on mock hardware, lays out the virtual board. SIM: the rig is mock, /sim may drive it.
+        self.rig: Any = config.get("RIG")
+        self.sim: bool = bool(config.get("SIM")) and self.rig is not None
+        self._joined: dict[str, str] = {}  # seat -> the fingerprint a phone joined with
+        self._rig_lock = threading.Lock()
+        self.base_url: str | None = config.get("BASE_URL")
+        self.pairing: Pairing = config.get("PAIRING") or self._stored_pairing()
+        self.join_limit = RateLimiter(*config.get("JOIN_LIMIT", (10, 60.0)))
+        self.pin_limit = RateLimiter(*config.get("PIN_LIMIT", (5, 60.0)))
+        self._pin: str = str(config.get("HOST_PIN") or self._stored(PIN_SETTING, _new_pin))
+        self._json = _JsonCache()
+
+    # ---- the session ---------------------------------------------------------------------------
+
+    def inspect(self, look: Callable[[Table], Any]) -> Any:
+        """Run ``look(table)`` on the session thread; a failure there is a 504/500-free error."""
+        result = self.session.inspect(look, timeout=self.timeout)
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def call(self, command: Command) -> Outcome:
+        return self.session.call(command, timeout=self.timeout)
+
+    def view(self, seat: str | None) -> View:
+        """The newest view for ``seat`` (None: the table), taken on the session thread."""
+        view = self.inspect(lambda table: table.view(seat))
+        if view is None:
+            raise ApiError(504, "timeout", "The companion did not answer in time. Try again.")
+        return with_log(view)
+
+    def view_json(self, view: View) -> str:
+        """The view as JSON; the same view object (one per seat per change) is encoded once."""
+        return self._json.encode(view)
+
+    def rig_lock(self) -> threading.Lock:
+        """Held while a request drives the rig: it opens handhelds and moves virtual tags, one at a time."""
+        return self._rig_lock
+
+    def rig_call(self, work: Callable[[Any], Outcome]) -> Outcome:
+        """Drive the rig; its refusals become an outcome like the session's."""
+        with self._rig_lock:
+            try:
+                return work(self.rig)
+            except ClueError as err:
+                return Outcome(False, error=err.as_dict())
+
+    # ---- seats ---------------------------------------------------------------------------------
+
+    def record_join(self, seat: str) -> None:
+        fingerprint = self.pairing.fingerprint(seat)
+        if fingerprint is not None:
+            self._joined[seat] = fingerprint
+
+    def joined(self, seat: str) -> bool:
+        """Whether a phone has joined ``seat`` with its current join URL."""
+        return self.pairing.valid(seat, self._joined.get(seat))
+
+    def new_players(self, seats: tuple[str, ...]) -> None:
+        """A new game: fresh join URLs for every seat (call on the session thread: it saves them)."""
+        self.pairing.reset(seats)
+        self._joined.clear()
+
+    def seats(self) -> tuple[str, ...]:
+        seats: tuple[str, ...] = self.inspect(lambda table: table.seats()) or ()
+        return seats
+
+    # ---- host PIN and stored settings ----------------------------------------------------------
+
+    def pin_matches(self, pin: str) -> bool:
+        return secrets.compare_digest(pin.encode(), self._pin.encode())
+
+    def set_pin(self, pin: str) -> None:
+        self._pin = pin
+        self.inspect(lambda table: table.store.set_setting(PIN_SETTING, pin) if table.store else None)
+
+    @property
+    def pin(self) -> str:
+        return self._pin
+
+    def secret_key(self) -> str:
+        return self._stored(SECRET_SETTING, lambda: secrets.token_hex(32))
+
+    def _stored(self, key: str, make: Callable[[], str]) -> str:
+        """A store setting, made and saved on first use (in memory only without a store)."""
+        def look(table: Table) -> str:
+            if table.store is None:
+                return make()
+            value = table.store.setting(key)
+            if value is None:
+                value = make()
+                table.store.set_setting(key, value)
+            return value
+        value = self.inspect(look)
+        return value if isinstance(value, str) else make()
+
+    def _stored_pairing(self) -> Pairing:
+        def look(table: Table) -> Pairing:
+            store = table.store
+            save = (lambda text: store.set_setting(TOKENS_SETTING, text)) if store is not None else None
+            return Pairing.from_setting(store.setting(TOKENS_SETTING) if store else None, self.base_url, save)
+        pairing = self.inspect(look)
+        return pairing if isinstance(pairing, Pairing) else Pairing(self.base_url)
+
+
+def context() -> WebContext:
+    found: WebContext = current_app.extensions["clue"]
+    return found
+
+
+def with_log(view: View) -> View:
+    """The view plus ``log``: its record in plain sentences (made from the redacted record)."""
+    record = view.get("record") or []
+    return {**view, "log": [describe(event) for event in record]}
+
+
+def _new_pin() -> str:
+    return f"{secrets.randbelow(10 ** 6):06d}"
+
+
+class _JsonCache:
+    """Encodes each published view once for all the streams that carry it."""
+
+    def __init__(self, size: int = 32) -> None:
+        self._items: OrderedDict[int, tuple[View, str]] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def encode(self, view: View) -> str:
+        key = id(view)
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is not None and hit[0] is view:
+                return hit[1]
+        text = json.dumps(with_log(view), separators=(",", ":"))
+        with self._lock:
+            self._items[key] = (view, text)  # holding the view keeps its id from being reused
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return text

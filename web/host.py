@@ -1,0 +1,187 @@
+"""The host blueprint (PIN-protected): new game, seat pairing, enrolment, resume, end, settings."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, jsonify, render_template, request, session
+
+from companion.commands import EndGame, NewGame, Resume, StartGame
+from companion.edition import load_edition
+from companion.enrolment import pieces_of
+from companion.pairing import JOIN_PATH
+from companion.table import Table
+
+from .board_data import editions
+from .context import WebContext, context
+from .guard import ApiError, client_address, csrf_token, json_body
+from .outcomes import answer
+
+blueprint = Blueprint("host", __name__)
+DEALS = ("virtual", "physical")
+DICE = ("companion", "physical")
+MAX_SEATS = 10
+
+
+def _pin_key(pin: str) -> str:
+    return hashlib.sha256(f"clue-host:{pin}".encode()).hexdigest()[:32]
+
+
+def is_host() -> bool:
+    """Logged in with the current PIN (changing the PIN logs every other host browser out)."""
+    return session.get("host") == _pin_key(context().pin)
+
+
+def require_host() -> WebContext:
+    if not is_host():
+        raise ApiError(401, "host_login", "Log in with the host PIN first.")
+    return context()
+
+
+@blueprint.get("/host")
+def page() -> str:
+    if not is_host():
+        return render_template("host/login.html", csrf_token=csrf_token(), error=None, retry_after=None)
+    return render_template("host/index.html", csrf_token=csrf_token())
+
+
+@blueprint.post("/host/login")
+def login() -> Response:
+    web, address = context(), client_address()
+    web.pin_limit.check(address)
+    pin = json_body({"pin": str}, ("pin",))["pin"]
+    if not web.pin_matches(pin):
+        web.pin_limit.count(address)
+        raise ApiError(403, "bad_pin", "That is not the host PIN.")
+    session["host"] = _pin_key(web.pin)
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/host/logout")
+def logout() -> Response:
+    session.pop("host", None)
+    return jsonify({"ok": True})
+
+
+@blueprint.get("/api/host")
+def host_view() -> Response:
+    web = require_host()
+    base = web.pairing.base_url or request.host_url.rstrip("/")
+    return jsonify(web.inspect(lambda table: _overview(web, table, base)))
+
+
+def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
+    """Everything the host page shows, gathered on the session thread (the store lives there)."""
+    view = table.view(None)
+    edition = view.get("edition")
+    seats = []
+    for seat in table.seats():
+        url = f"{base}{JOIN_PATH}{web.pairing.token(seat)}"
+        seats.append({"seat": seat, "join_url": url, "joined": web.joined(seat),
+                      "qr_svg": segno.make(url, error="m").svg_inline(scale=1, omitsize=True, light="#ffffff",
+                                                                      border=2)})
+    store = table.store
+    return {
+        "stage": table.stage, "game_id": table.game_id, "edition": edition,
+        "phase": view.get("phase"), "turn": view.get("turn"), "problems": view.get("problems", []),
+        "ready": view.get("ready"), "settings": dict(table.settings), "link": table.board.link,
+        "seats": seats,
+        "games": [_summary(game) for game in store.unfinished()] if store is not None else [],
+        "enrolment": _enrolment(table, edition or "classic"),
+        "editions": [_edition(name) for name in editions()],
+        "store": store is not None,
+    }
+
+
+def _summary(game: Any) -> dict[str, Any]:
+    return {"id": game.id, "edition": game.edition, "seats": list(game.seats), "actions": game.actions,
+            "status": game.status, "created": game.created, "updated": game.updated}
+
+
+def _enrolment(table: Table, edition_id: str) -> dict[str, Any]:
+    edition = load_edition(edition_id)
+    pieces = pieces_of(edition)
+    tags = table.store.tag_map(edition.id) if table.store is not None else table.tags
+    missing = [{"kind": piece.kind, "name": piece.name} for piece in pieces if not tags.uids(piece)]
+    return {"edition": edition.id, "enrolled": len(pieces) - len(missing), "needed": len(pieces), "missing": missing}
+
+
+def _edition(name: str) -> dict[str, Any]:
+    edition = load_edition(name)
+    return {"id": edition.id, "name": edition.name, "min_players": edition.min_players,
+            "max_players": edition.max_players, "suspects": list(edition.deck.suspects),
+            "dice": edition.dice, "variants": list(edition.variants)}
+
+
+@blueprint.post("/api/host/new")
+def new_game() -> tuple[Response, int]:
+    web = require_host()
+    body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str},
+                     ("edition", "seats"))
+    seats = body["seats"]
+    if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
+        raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
+    if len(set(seats)) != len(seats):
+        raise ApiError(400, "bad_field", "A suspect can only sit once.")
+    deal, dice = body.get("deal") or "virtual", body.get("dice") or "companion"
+    if deal not in DEALS or dice not in DICE:
+        raise ApiError(400, "bad_field", f"deal must be one of {', '.join(DEALS)}; dice one of {', '.join(DICE)}.")
+    seed = body.get("seed")
+    if seed is not None and not 0 <= seed < 2 ** 63:
+        raise ApiError(400, "bad_field", "seed must be a whole number from 0.")
+    if web.rig is not None:  # the rig also lays out the mock board and opens the seats' handhelds
+        outcome = web.rig_call(lambda rig: rig.new_game(body["edition"], seats, deal=deal, dice=dice, seed=seed,
+                                                        variant=body.get("variant")))
+    else:
+        outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
+                                   variant=body.get("variant")))
+    if outcome.ok:  # new players: every seat gets a fresh join URL
+        web.inspect(lambda table: web.new_players(table.seats()))
+    return answer(outcome)
+
+
+@blueprint.post("/api/host/start")
+def start() -> tuple[Response, int]:
+    web = require_host()
+    json_body({})
+    return answer(web.call(StartGame()))
+
+
+@blueprint.post("/api/host/resume")
+def resume() -> tuple[Response, int]:
+    web = require_host()
+    game_id = json_body({"game_id": int}, ("game_id",))["game_id"]
+    if web.rig is not None:
+        return answer(web.rig_call(lambda rig: rig.resume(game_id)))
+    return answer(web.call(Resume(game_id)))
+
+
+@blueprint.post("/api/host/end")
+def end() -> tuple[Response, int]:
+    web = require_host()
+    json_body({})
+    return answer(web.call(EndGame()))
+
+
+@blueprint.post("/api/host/revoke")
+def revoke() -> Response:
+    web = require_host()
+    seat = json_body({"seat": str}, ("seat",))["seat"]
+    if seat not in web.seats():
+        raise ApiError(409, "unknown_seat", f"{seat!r} is not seated at this table.")
+    web.inspect(lambda table: web.pairing.revoke(seat))
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/api/host/settings")
+def settings() -> Response:
+    web = require_host()
+    pin = json_body({"pin": str}).get("pin")
+    if pin is not None:
+        if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+            raise ApiError(400, "bad_field", "The PIN must be 4 to 12 digits.")
+        web.set_pin(pin)
+        session["host"] = _pin_key(pin)
+    return jsonify({"ok": True})

@@ -1,0 +1,90 @@
+// Shared by every page: POST with the CSRF token, live views over SSE, small DOM helpers.
+// Never put data into innerHTML: player and card names go in with textContent (el()).
+"use strict";
+const Clue = (() => {
+  const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+
+  // POST a JSON body; resolves to the JSON answer, rejects with an Error whose
+  // .code and .message are the server's (a refusal is shown to the user in plain words).
+  async function post(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
+        body: JSON.stringify(body || {}),
+      });
+    } catch (err) {
+      throw Object.assign(new Error("The companion cannot be reached. Check the Wi-Fi."), {code: "offline"});
+    }
+    let data = null;
+    try { data = await response.json(); } catch (err) { /* not JSON: handled below */ }
+    if (!response.ok || !data || data.ok === false) {
+      const error = (data && data.error) || {code: "http_" + response.status, message: "The companion said no (" + response.status + ")."};
+      throw Object.assign(new Error(error.message), {code: error.code});
+    }
+    return data;
+  }
+
+  async function getJSON(url) {
+    const response = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+    const data = await response.json();
+    if (!response.ok) {
+      const error = data.error || {code: "http_" + response.status, message: "Error " + response.status};
+      throw Object.assign(new Error(error.message), {code: error.code});
+    }
+    return data;
+  }
+
+  // Follow a view stream: onView(view) for every view, onStatus("live"|"reconnecting").
+  // EventSource reconnects by itself; the server sends the current view first on
+  // every connection, so nothing is missed while away. If the stream is refused
+  // (not joined any more), the page re-fetches once to show why.
+  function stream(url, onView, onStatus) {
+    const status = onStatus || (() => {});
+    const source = new EventSource(url);
+    source.addEventListener("view", (event) => {
+      status("live");
+      onView(JSON.parse(event.data));
+    });
+    source.addEventListener("error", () => status(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting"));
+    return source;
+  }
+
+  // el("li", {class: "card", onclick: f}, "text", child...): a DOM element with safe text.
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function replace(node, ...children) {
+    node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+    return node;
+  }
+
+  // A short-lived message at the bottom of the screen (errors in plain words).
+  function toast(message, kind) {
+    let box = document.getElementById("toast");
+    if (!box) {
+      box = el("div", {id: "toast", role: "status", "aria-live": "polite"});
+      document.body.append(box);
+    }
+    box.textContent = message;
+    box.className = "toast show " + (kind || "");
+    clearTimeout(box._timer);
+    box._timer = setTimeout(() => { box.className = "toast"; }, kind === "error" ? 6000 : 3000);
+  }
+
+  return {post, getJSON, stream, el, replace, toast, csrf};
+})();

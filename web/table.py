@@ -1,0 +1,39 @@
+"""The table blueprint: the public page for the shared screen, its view, and the board drawing."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from .board_data import board_data, editions
+from .context import context
+from .guard import ApiError, csrf_token
+
+blueprint = Blueprint("table", __name__)
+
+
+@blueprint.get("/")
+def page() -> str:
+    return render_template("table/index.html", csrf_token=csrf_token())
+
+
+@blueprint.get("/api/table")
+def public_view() -> Response:
+    return jsonify(context().view(None))
+
+
+@blueprint.get("/api/board")
+def board() -> Response:
+    wanted = request.args.get("edition")
+    if wanted is None:
+        wanted = context().inspect(_current_edition) or "classic"
+    if wanted not in editions():
+        raise ApiError(404, "not_found", f"There is no edition {wanted[:40]!r}; editions: {', '.join(editions())}.")
+    return jsonify(board_data(wanted))
+
+
+def _current_edition(table: object) -> str | None:
+    view_edition = getattr(table, "state", None)
+    if view_edition is not None:
+        return str(view_edition.edition.id)
+    lobby = getattr(table, "lobby", None)
+    return str(lobby.edition.id) if lobby is not None else None
