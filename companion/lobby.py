@@ -69,31 +69,47 @@ class Lobby:
         face_up = tuple(c for c in self.face_up if c != card) if card in self.face_up else self.face_up + (card,)
         return replace(self, face_up=face_up)
 
-    def problems(self) -> list[str]:
-        """Why the game cannot start yet; empty when it can."""
+    def problems(self, seat: str | None = None) -> list[str]:
+        """Why the game cannot start yet; empty when it can.
+
+        Said so that nobody learns a card from it: a card scanned twice is named
+        only to a seat that scanned it, and the unscanned cards (the envelope to
+        be) are never named, only counted.
+        """
         if self.deal == "virtual":
             return []
-        holders: dict[str, list[str]] = {}
-        for seat, hand in self.scanned.items():
-            for card in hand:
-                holders.setdefault(card, []).append(seat)
-        for card in self.face_up:
-            holders.setdefault(card, []).append("the centre pad")
-        problems = [f"{card} was scanned by {' and '.join(where)}: it can only be in one place."
-                    for card, where in sorted(holders.items()) if len(where) > 1]
+        holders = self._holders()
+        # Sorted as sentences, not by card, so that their order names no card either.
+        problems = sorted(self._twice(card, where, seat) for card, where in holders.items() if len(where) > 1)
         left = [card for card in self.edition.deck.all if card not in holders]
         categories = Counter(self.edition.deck.category_of(card) for card in left)
         if len(left) > 3:
             problems.append(f"{len(left) - 3} more card(s) to scan: {len(left)} are not accounted for.")
         elif len(left) < 3 or sorted(categories) != sorted(CATEGORIES):
-            problems.append(f"The envelope must hold one suspect, one weapon and one room, but the cards "
-                            f"nobody scanned are: {', '.join(left) or 'none'}.")
+            problems.append(f"{len(left)} card(s) were not scanned, and the envelope must hold exactly one "
+                            "suspect, one weapon and one room: check each hand.")
         if not problems:
             try:
                 self.deal_spec()
             except ClueError as err:
                 problems.append(str(err)[:1].upper() + str(err)[1:] + ".")
         return problems
+
+    def _holders(self) -> dict[str, list[str]]:
+        holders: dict[str, list[str]] = {}
+        for seat, hand in self.scanned.items():
+            for card in hand:
+                holders.setdefault(card, []).append(seat)
+        for card in self.face_up:
+            holders.setdefault(card, []).append("the centre pad")
+        return holders
+
+    @staticmethod
+    def _twice(card: str, where: list[str], seat: str | None) -> str:
+        places = " and ".join(where)
+        if seat in where:
+            return f"{card} was scanned by {places}: it can only be in one place."
+        return f"One card was scanned by {places}: a card can only be in one place."
 
     @property
     def ready(self) -> bool:
@@ -124,7 +140,7 @@ class Lobby:
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """The setup stage as ``seat`` (None: the table) may see it: only its own scanned cards."""
-        problems = self.problems()
+        problems = self.problems(seat)
         return {
             "stage": "setup", "phase": "setup", "turn": None, "seat": seat, "seats": list(self.seats),
             "edition": self.edition.id,

@@ -43,8 +43,30 @@ def test_a_card_scanned_at_two_seats_is_named() -> None:
     lobby, _ = scan_deal(Lobby.open("classic", SEATS, deal="physical"))
     card = lobby.scanned["Mrs. White"][0]
     twice = lobby.scan("Miss Scarlet", card)
-    assert f"{card} was scanned by Miss Scarlet and Mrs. White: it can only be in one place." in twice.problems()
+    named = f"{card} was scanned by Miss Scarlet and Mrs. White: it can only be in one place."
+    assert named in twice.problems("Miss Scarlet") and named in twice.problems("Mrs. White")
     assert not twice.ready
+
+
+def test_the_table_and_other_seats_are_not_told_which_card_was_scanned_twice() -> None:
+    lobby, _ = scan_deal(Lobby.open("classic", SEATS, deal="physical"))
+    card = lobby.scanned["Mrs. White"][0]
+    twice = lobby.scan("Miss Scarlet", card)
+    anonymous = "One card was scanned by Miss Scarlet and Mrs. White: a card can only be in one place."
+    for viewer in (None, "Mr. Green"):
+        assert twice.problems(viewer) == [anonymous]
+        assert twice.view(viewer)["problems"] == [anonymous]
+    assert card in " ".join(twice.view("Mrs. White")["problems"])
+
+
+def test_the_cards_nobody_scanned_are_counted_never_named() -> None:
+    lobby = Lobby.open("classic", SEATS[:3], deal="physical")
+    deck = lobby.edition.deck
+    left = [deck.suspects[0], deck.suspects[1], deck.weapons[0]]
+    for at, card in enumerate(card for card in deck.all if card not in left):
+        lobby = lobby.scan(lobby.seats[at % 3], card)
+    said = " ".join(lobby.problems())
+    assert "3 card(s) were not scanned" in said and not any(card in said for card in left)
 
 
 def test_the_envelope_must_be_one_of_each_kind() -> None:
