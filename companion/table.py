@@ -223,6 +223,7 @@ class Table:
         self.stage, self.state, self.lobby, self.game_id = "idle", None, None, None
         self.board.refused.clear()
         self.board.differences = []
+        self.notices.clear()
         self._signal_clear()
         return Outcome(True)
 
@@ -266,6 +267,7 @@ class Table:
         if self.store is not None and self.game_id is not None:
             self.store.append(self.game_id, after.actions, action)
         self.state = after
+        self.notices.pop(seat, None)  # the seat has moved on: an earlier refusal or hint is stale
         self._log("action", game_id=self.game_id, number=after.actions, **_public(action))
         if after.over:
             self.stage = "over"
@@ -363,7 +365,7 @@ class Table:
         if had and not self.board.refused:
             self._signal_clear()
             for seat, notice in list(self.notices.items()):
-                if notice.get("code") == "put_back":  # the correction screen has done its job
+                if notice.get("code") in ("put_back", "board_mismatch"):  # the correction has done its job
                     del self.notices[seat]
             self.notify(None, "The board matches the game again.")
             self._rejudge_mover(state, zones, seen)

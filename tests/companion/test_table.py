@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.actions import Accuse, EndTurn, Move, Roll, Suggest
-from companion.commands import BoardDown, BoardUp, NewGame, Play, Resume, StartGame, TagLost, TagSeen
+from companion.commands import BoardDown, BoardUp, EndGame, NewGame, Play, Resume, StartGame, TagLost, TagSeen
 from companion.deal import deal_cards
 from companion.edition import load_edition
 from companion.resume import replay_game
@@ -105,8 +105,10 @@ def test_a_mover_where_it_cannot_go_is_put_back_and_the_game_waits(store: Store)
     assert ("buzz",) in signals.calls and any(call[:2] == ("leds", "blink") for call in signals.calls)
     refused = table.handle(Play("Miss Scarlet", EndTurn("Miss Scarlet")))
     assert not refused.ok and refused.error is not None and refused.error["code"] == "board_mismatch"
+    assert table.view("Miss Scarlet")["notice"]["code"] == "board_mismatch"
     table.handle(TagLost(KITCHEN, mover("Colonel Mustard")))  # lifted back to his start square
     assert not table.view(None)["board"]["waiting"]
+    assert table.view("Miss Scarlet")["notice"] is None and table.view("Colonel Mustard")["notice"] is None
     assert signals.calls[-1] == ("leds", "off", ())
     assert table.handle(Play("Miss Scarlet", Move("Miss Scarlet", "h24"))).ok  # a hallway step, from the handheld
 
@@ -195,6 +197,25 @@ def test_board_loss_is_told_to_the_table(store: Store) -> None:
     table.handle(BoardDown("no heartbeat for 3 s"))
     view = table.view(None)
     assert view["link"] == "down" and "no heartbeat" in view["notice"]["text"]
+
+
+def test_a_refusal_notice_lasts_until_the_seat_plays_and_the_game_ending_clears_all(store: Store) -> None:
+    table = started(store)
+    assert not table.handle(Play("Colonel Mustard", Roll("Colonel Mustard"))).ok
+    assert table.view("Colonel Mustard")["notice"]["code"] == "not_your_turn"
+    assert table.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
+    assert table.view("Colonel Mustard")["notice"]["code"] == "not_your_turn"  # someone else's action: kept
+    table.handle(BoardDown("unplugged"))
+    assert table.handle(EndGame()).ok
+    assert all(table.view(seat)["notice"] is None for seat in (None, *SEATS))
+
+
+def test_a_seats_own_action_clears_its_old_notice(store: Store) -> None:
+    table = started(store)
+    assert not table.handle(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok  # not rolled yet
+    assert table.view("Miss Scarlet")["notice"] is not None
+    assert table.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
+    assert table.view("Miss Scarlet")["notice"] is None
 
 
 def test_a_game_cannot_be_played_before_it_starts(store: Store) -> None:
