@@ -218,7 +218,7 @@ class Store:
         """One game's summary, or :class:`StoreError` if there is no such game."""
         rows = self._summaries("WHERE g.id = ?", (game_id,))
         if not rows:
-            raise StoreError(f"there is no game {game_id} in {self.path}")
+            raise StoreError(f"there is no game {game_id} in the store")
         return rows[0]
 
     def games(self) -> list[GameSummary]:
@@ -239,7 +239,7 @@ class Store:
         with self._reading():
             row = db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
-                raise StoreError(f"there is no game {game_id} in {self.path}")
+                raise StoreError(f"there is no game {game_id} in the store")
             lines = db.execute("SELECT line FROM actions WHERE game_id = ? ORDER BY number", (game_id,))
             return [str(row[0])] + [str(line) for (line,) in lines]
 
@@ -356,7 +356,7 @@ class Store:
         row = db.execute("SELECT g.status, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
                          " FROM games g WHERE g.id = ?", (game_id,)).fetchone()
         if row is None:
-            raise StoreError(f"there is no game {game_id} in {self.path}")
+            raise StoreError(f"there is no game {game_id} in the store")
         return str(row[0]), int(row[1])
 
     def _summaries(self, where: str, args: tuple[Any, ...]) -> list[GameSummary]:

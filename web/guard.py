@@ -104,7 +104,10 @@ def json_body(allowed: Mapping[str, type | tuple[type, ...]], required: tuple[st
     """The request's JSON object, with only ``allowed`` fields of the right types, ``required`` present."""
     if not request.is_json:
         raise ApiError(400, "bad_json", "Send a JSON object (Content-Type: application/json).")
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the parser can go: not a body we would ever want
+        data = None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "The body must be a JSON object.")
     for name in data:

@@ -153,6 +153,8 @@ def start() -> tuple[Response, int]:
 def resume() -> tuple[Response, int]:
     web = require_host()
     game_id = json_body({"game_id": int}, ("game_id",))["game_id"]
+    if not 1 <= game_id < 2**63:  # SQLite's integer range; anything else is no game of ours
+        raise ApiError(400, "bad_field", "The field 'game_id' must be a game's number.")
     if web.rig is not None:
         return answer(web.rig_call(lambda rig: rig.resume(game_id)))
     return answer(web.call(Resume(game_id)))

@@ -14,7 +14,16 @@ def answer(outcome: Outcome) -> tuple[Response, int]:
     if outcome.ok:
         return jsonify({"ok": True, "events": list(outcome.events)}), 200
     error = outcome.error or {"code": "refused", "message": "The companion refused."}
-    status = 504 if error.get("code") == "timeout" else 400 if error.get("code") in BAD_REQUEST else 409
-    if error.get("code") == "internal":
-        status = 500
-    return jsonify({"ok": False, "error": {"code": error.get("code"), "message": error.get("message")}}), status
+    code = error.get("code")
+    status = 504 if code == "timeout" else 400 if code in BAD_REQUEST else 500 if code == "internal" else 409
+    return jsonify({"ok": False, "error": {"code": code, "message": _said(error)}}), status
+
+
+def _said(error: dict[str, str]) -> str | None:
+    """The refusal's message, unless it may hold file paths or code: those go to the log only."""
+    code, message = error.get("code"), error.get("message")
+    if code == "internal":
+        return "Something went wrong inside the companion; it is in its log. Nothing was changed."
+    if code == "store" and not str(message).lower().startswith("there is no game"):
+        return "The game store failed (its log says why): the game was not changed."
+    return message
