@@ -75,7 +75,8 @@ class Console:
             self._say(__doc__.split("\n\n", 2)[2].rstrip() if __doc__ else "")
         elif verb == "move":
             name, place = self._two(args, self._piece_name, self._place_name, "move NAME PLACE")
-            rig.move(name, place)
+            if not rig.move(name, place):
+                self._say(f"No reader lies under {place}: {name} is off the readers, and nothing is sensed.")
         elif verb == "tap":
             card, pad = self._two(args, self._card_name, self._pad, "tap CARD SEAT")
             rig.tap(card, 0 if pad == "centre" else pad)

@@ -227,19 +227,30 @@ class MockTable:
             raise MockError(f"{piece.describe()} has no tag")
         return uids[0]
 
-    def move(self, name: str, place: str) -> None:
-        """Move a suspect's mover (or a weapon token) to a room, a square, or off the board."""
-        piece = self._piece(name)
-        self._put(piece, place)
+    def move(self, name: str, place: str) -> bool:
+        """Move a suspect's mover (or a weapon token) to a room, a square, or off the board.
 
-    def _put(self, piece: Piece, place: str) -> None:
+        True if a reader senses it there; False for a place without one (a plain
+        hallway square): the piece is then only lifted off the readers.
+        """
+        piece = self._piece(name)
+        return self._put(piece, place)
+
+    def _put(self, piece: Piece, place: str) -> bool:
         if not self.mock or self.port is not None:
             raise MockError("this table's board is not the virtual board here: move the piece by hand")
         uid = self.uid(piece)
-        self.board.remove(uid)
         reader = self._reader_for(place)
+        if reader is None and not self._is_place(place):
+            raise MockError(f"{place!r} is not a room or square of the {self._edition().name} board")
+        self.board.remove(uid)
         if reader is not None:
             self.board.place(uid, reader)
+        return reader is not None
+
+    def _is_place(self, place: str) -> bool:
+        board = self._edition().board
+        return board is not None and (board.is_square(place) or place in board.exits)
 
     def _reader_for(self, place: str) -> int | None:
         zones = self._zones()

@@ -43,8 +43,9 @@ def overview() -> Response:
     web = require_sim()
     rig = web.rig
     seats = list(web.seats())
+    # After a game ends its units stay open until the next game; they belong to no seat now.
     handhelds = [{"seat": seat, "text": unit.text(), "frame": unit.frames}
-                 for seat, unit in list(rig.handhelds.items())]
+                 for seat, unit in list(rig.handhelds.items()) if seat in seats]
     return jsonify({"seats": seats, "handhelds": handhelds,
                     "pads": {seat: number for number, seat in enumerate(seats, start=1)},
                     "buttons": list(BUTTONS)})
@@ -67,7 +68,12 @@ def oled(number: int) -> Response:
 def move() -> Response:
     web = require_sim()
     body = json_body({"piece": str, "place": str}, ("piece", "place"))
-    return _drive(web, lambda rig: rig.move(body["piece"], body["place"]))
+    sensed = _drive(web, lambda rig: rig.move(body["piece"], body["place"]))
+    if sensed:
+        return jsonify({"ok": True, "sensed": True})
+    return jsonify({"ok": True, "sensed": False,
+                    "message": f"No reader lies under {body['place']}: the piece was lifted off the board's "
+                               "readers, and the companion senses nothing there."})
 
 
 @blueprint.post("/api/sim/tap")
@@ -77,7 +83,8 @@ def tap() -> Response:
     seat = body["seat"]
     if isinstance(seat, int) and not 0 <= seat <= len(web.seats()):
         raise ApiError(400, "bad_field", f"seat must be 0 (the centre) to {len(web.seats())}.")
-    return _drive(web, lambda rig: rig.tap(body["card"], seat))
+    _drive(web, lambda rig: rig.tap(body["card"], seat))
+    return jsonify({"ok": True})
 
 
 @blueprint.post("/api/sim/press")
@@ -86,13 +93,13 @@ def press() -> Response:
     body = json_body({"seat": str, "button": str}, ("seat", "button"))
     if body["button"] not in BUTTONS:
         raise ApiError(400, "bad_field", f"button must be one of {', '.join(BUTTONS)}.")
-    return _drive(web, lambda rig: rig.press(body["seat"], body["button"]))
+    _drive(web, lambda rig: rig.press(body["seat"], body["button"]))
+    return jsonify({"ok": True})
 
 
-def _drive(web: WebContext, work: Any) -> Response:
+def _drive(web: WebContext, work: Any) -> Any:
     with web.rig_lock():
         try:
-            work(web.rig)
+            return work(web.rig)
         except ClueError as err:
             raise ApiError(409, err.code, str(err)) from None
-    return jsonify({"ok": True})
