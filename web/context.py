@@ -19,6 +19,7 @@ from flask import current_app
 
 from companion.commands import Command
 from companion.errors import ClueError
+from companion.fanout import Mailbox
 from companion.narrate import describe
 from companion.pairing import SETTING as TOKENS_SETTING, Pairing
 from companion.session import Session
@@ -50,6 +51,32 @@ class WebContext:
         self.pin_limit = RateLimiter(*config.get("PIN_LIMIT", (5, 60.0)))
         self._pin: str = str(config.get("HOST_PIN") or self._stored(PIN_SETTING, _new_pin))
         self._json = _JsonCache()
+        self._streams: set[Mailbox] = set()  # the open SSE streams' mailboxes
+        self._streams_lock = threading.Lock()
+        self.closing = False
+
+    # ---- streams -------------------------------------------------------------------------------
+
+    def open_stream(self, seat: str | None) -> Mailbox:
+        box = self.session.subscribe(seat)
+        with self._streams_lock:
+            self._streams.add(box)
+            if self.closing:
+                box.close()
+        return box
+
+    def close_stream(self, box: Mailbox) -> None:
+        with self._streams_lock:
+            self._streams.discard(box)
+        self.session.unsubscribe(box)
+
+    def close_streams(self) -> None:
+        """End every open stream now (the server is stopping): no thread waits out a keepalive."""
+        with self._streams_lock:
+            self.closing = True
+            boxes = list(self._streams)
+        for box in boxes:
+            box.close()
 
     # ---- the session ---------------------------------------------------------------------------
 

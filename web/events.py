@@ -43,7 +43,7 @@ def _response(body: Iterator[str]) -> Response:
 
 
 def _stream(web: WebContext, seat: str | None, allowed: Callable[[], bool]) -> Iterator[str]:
-    box = web.session.subscribe(seat)
+    box = web.open_stream(seat)
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
@@ -58,4 +58,4 @@ def _stream(web: WebContext, seat: str | None, allowed: Callable[[], bool]) -> I
                 continue
             yield f"event: view\ndata: {web.view_json(view)}\n\n"
     finally:
-        web.session.unsubscribe(box)
+        web.close_stream(box)

@@ -51,6 +51,9 @@ class WebServer:
         return int(self._server.effective_port) if self._server is not None else self.requested_port
 
     def close(self) -> None:
+        streams = getattr(self.app, "extensions", {}).get("clue")
+        if streams is not None:  # our app: end its SSE streams first, so no thread is left holding one
+            streams.close_streams()
         if self._server is not None:
             self._server.close()
             self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
