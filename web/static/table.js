@@ -1,0 +1,407 @@
+// The public table page (/): the board, whose turn, the dice, the suggestion, the public log,
+// the board link and the "put it back" corrections. It only ever shows the public view.
+// Every name (players, cards, places, log lines) goes in with textContent (Clue.el), never markup.
+"use strict";
+(() => {
+  const {el, replace} = Clue;
+  const $ = (id) => document.getElementById(id);
+  const LOG_LINES = 12;
+  const NOTICE_MS = 9000;
+
+  let board = null;          // the ClueBoard drawn
+  let boardLoading = null;   // the edition being loaded
+  let boardFailedAt = 0;     // when the board last could not be had (tried again a few seconds later)
+  let lastView = null;
+  let lastNoticeId = null;
+  let seenFirstView = false;
+  let noticeTimer = null;
+  let lastDice = "";
+
+  // ---- words ------------------------------------------------------------------------------------
+
+  const SQUARE = /^[a-z][0-9]{1,2}$/;
+
+  function the(name) {
+    return /^the /i.test(name) ? name : "the " + name;
+  }
+
+  function placeWords(place) {
+    if (!place) return "";
+    return SQUARE.test(place) ? "square " + place : the(place);
+  }
+
+  function isRoom(view, place) {
+    const rooms = (view.edition_cards && view.edition_cards.rooms) || (board && board.data.rooms) || [];
+    return rooms.includes(place);
+  }
+
+  function total(dice) {
+    return (dice || []).reduce((a, b) => a + b, 0);
+  }
+
+  // The phase in words, for the player on turn.
+  function phaseWords(view) {
+    const who = view.turn;
+    const here = view.position ? view.position[who] : null;
+    switch (view.phase) {
+      case "start":
+        return view.snoop_at ? "May snoop, then roll the dice." : "About to roll the dice.";
+      case "moving": {
+        const n = view.moves_left != null ? view.moves_left : total(view.dice);
+        return "Rolled " + total(view.dice) + ": moving up to " + n + (n === 1 ? " square." : " squares.");
+      }
+      case "moved":
+        return here && isRoom(view, here)
+          ? "In " + the(here) + ": may make a suggestion, accuse, or end the turn."
+          : "Has moved: may accuse or end the turn.";
+      case "refuting": {
+        const asked = view.suggestion && view.suggestion.asked;
+        return asked ? "Made a suggestion: " + asked + " is being asked." : "Made a suggestion: asking the table.";
+      }
+      case "suggested":
+        return "The suggestion is settled: may accuse or end the turn.";
+      case "out":
+        return "Accused wrongly and is out: ending the turn.";
+      case "over":
+        return "The game is over.";
+      default:
+        return view.phase ? String(view.phase).replace(/_/g, " ") + "." : "";
+    }
+  }
+
+  // ---- small pieces of page ---------------------------------------------------------------------
+
+  function disc(name, big) {
+    const colour = ClueBoard.colourOf(name);
+    const node = el("span", {class: "tp-disc" + (big ? " big" : ""), "aria-hidden": "true"}, ClueBoard.initials(name));
+    node.style.background = colour;
+    node.style.color = ClueBoard.inkOn(colour);
+    return node;
+  }
+
+  function card(kind, name) {
+    const label = {suspect: "Suspect", weapon: "Weapon", room: "Room"}[kind] || "Card";
+    return el("div", {class: "tp-card tp-card-" + kind},
+      kind === "suspect" ? disc(name) : el("span", {class: "tp-card-icon", "aria-hidden": "true"}, kind === "weapon" ? "\u2694" : "\u2302"),
+      el("span", {class: "tp-card-text"}, el("span", {class: "tp-card-kind"}, label), el("span", {class: "tp-card-name"}, name)));
+  }
+
+  function cardKind(view, name) {
+    const cards = view.edition_cards || {};
+    if ((cards.suspects || []).includes(name)) return "suspect";
+    if ((cards.weapons || []).includes(name)) return "weapon";
+    if ((cards.rooms || []).includes(name)) return "room";
+    return "other";
+  }
+
+  const PIPS = {1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
+    4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+    6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]]};
+
+  function die(value) {
+    const ns = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("class", "tp-die" + (value ? "" : " blank"));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", value ? "a die showing " + value : "a die not rolled yet");
+    const face = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({x: 4, y: 4, width: 92, height: 92, rx: 18, class: "tp-die-face"})) face.setAttribute(k, v);
+    svg.append(face);
+    const pips = PIPS[value];
+    if (pips) {
+      for (const [cx, cy] of pips) {
+        const pip = document.createElementNS(ns, "circle");
+        pip.setAttribute("cx", cx); pip.setAttribute("cy", cy); pip.setAttribute("r", 9.5);
+        pip.setAttribute("class", "tp-pip");
+        svg.append(pip);
+      }
+    } else if (value) {  // not a six-sided value: the number itself
+      const text = document.createElementNS(ns, "text");
+      for (const [k, v] of Object.entries({x: 50, y: 54, class: "tp-die-number"})) text.setAttribute(k, v);
+      text.textContent = String(value);
+      svg.append(text);
+    }
+    return svg;
+  }
+
+  function show(id, visible) {
+    $(id).classList.toggle("hidden", !visible);
+  }
+
+  // ---- the status bar and banners ------------------------------------------------------------
+
+  const LINK_WORDS = {up: "Board connected", down: "Board disconnected — searching", none: "No board"};
+
+  function renderLink(view) {
+    const link = LINK_WORDS[view.link] ? view.link : "none";
+    const pill = $("link-status");
+    pill.className = "tp-pill link-" + link;
+    pill.querySelector(".status-dot").className = "status-dot " + (link === "up" ? "up" : link === "down" ? "down" : "");
+    pill.querySelector(".tp-pill-text").textContent = LINK_WORDS[link];
+  }
+
+  function onStatus(status) {
+    const pill = $("stream-status");
+    const words = {live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected", connecting: "Connecting…"};
+    pill.className = "tp-pill " + status;
+    pill.querySelector(".status-dot").className = "status-dot " + (status === "live" ? "up" : status === "closed" ? "down" : "");
+    pill.querySelector(".tp-pill-text").textContent = words[status] || status;
+    show("reconnecting", status === "reconnecting" || status === "closed");
+    $("reconnecting").textContent = status === "closed"
+      ? "Lost the companion. Reload the page to try again."
+      : "Lost the companion — reconnecting…";
+  }
+
+  function renderCorrections(view) {
+    const fixes = (view.board && view.board.corrections) || [];
+    replace($("corrections-list"), fixes.map((text) => el("li", {}, text)));
+    show("corrections", fixes.length > 0);
+    document.body.classList.toggle("tp-has-corrections", fixes.length > 0);
+    $("corrections").querySelector(".tp-corrections-wait").classList.toggle("hidden", !(view.board && view.board.waiting));
+
+    const differences = (view.board && view.board.differences) || [];
+    replace($("differences"), differences.map((text) => el("li", {}, text)));
+    show("differences-panel", differences.length > 0 && fixes.length === 0);
+  }
+
+  function renderNotice(view) {
+    const notice = view.notice;
+    const box = $("notice");
+    const first = !seenFirstView;
+    seenFirstView = true;
+    if (!notice || !notice.text || notice.id === lastNoticeId) return;
+    lastNoticeId = notice.id;
+    if (first) return;  // what was said before this page opened is old news
+    const fixes = (view.board && view.board.corrections) || [];
+    if (notice.code === "put_back" && fixes.length) return;  // the big banner says it already
+    box.textContent = notice.text;
+    box.classList.add("show");
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => box.classList.remove("show"), NOTICE_MS);
+  }
+
+  // ---- stages ---------------------------------------------------------------------------------
+
+  function renderIdle() {
+    $("host-address").textContent = location.origin + "/host";
+  }
+
+  function renderSetup(view) {
+    const physical = view.settings && view.settings.deal === "physical";
+    $("setup-deal").textContent = physical
+      ? "Each player taps the cards of their hand on their pad; the leftover face-up cards go on the centre pad."
+      : "The companion deals the cards when the game starts.";
+    const problems = physical ? (view.problems || []) : [];
+    replace($("problems"), problems.map((text) => el("li", {}, text)));
+    const ready = view.ready !== false && problems.length === 0;
+    $("setup-wait").textContent = ready
+      ? "Everything is ready: waiting for the host to start the game."
+      : "Waiting for the host to start the game…";
+    $("setup-wait").classList.toggle("ready", ready);
+  }
+
+  function renderOver(view) {
+    $("winner").textContent = view.winner ? view.winner + " wins!" : "Nobody wins.";
+    const winnerLine = $("winner");
+    winnerLine.classList.toggle("nobody", !view.winner);
+    const s = view.solution;
+    if (s) {
+      replace($("solution"), card("suspect", s.suspect), card("weapon", s.weapon), card("room", s.room));
+    } else {
+      replace($("solution"), el("p", {class: "muted"}, "The envelope has not been opened."));
+    }
+    show("solution", true);
+  }
+
+  function renderTurn(view) {
+    const who = view.turn;
+    show("turn-panel", Boolean(who));
+    if (!who) return;
+    replace($("turn-disc"), disc(who, true));
+    $("turn-name").textContent = who;
+    $("phase").textContent = phaseWords(view);
+    const count = view.dice ? view.dice.length : (view.dice_count || 0);
+    const diceKey = who + "|" + (view.dice ? view.dice.join(",") : "none " + count);
+    if (diceKey !== lastDice) {  // only new dice are redrawn (and roll in)
+      replace($("dice"), view.dice ? view.dice.map((n) => die(n)) : Array.from({length: count}, () => die(0)));
+      $("dice").classList.toggle("rolled", Boolean(view.dice));
+      lastDice = diceKey;
+    }
+    $("moves-left").textContent = view.phase === "moving" && view.moves_left != null
+      ? view.moves_left + (view.moves_left === 1 ? " move" : " moves")
+      : view.dice ? "Rolled " + total(view.dice) : "";
+  }
+
+  function renderSuggestion(view) {
+    const s = view.suggestion;
+    show("suggestion-panel", Boolean(s));
+    if (!s) return;
+    $("suggestion-text").textContent = "Suggestion by " + s.suggester;
+    replace($("suggestion-cards"), card("suspect", s.suspect), card("weapon", s.weapon), card("room", s.room));
+    const asking = $("asking");
+    if (s.asked && view.phase === "refuting") {
+      replace(asking, el("span", {class: "tp-asking-dot", "aria-hidden": "true"}), "Asking ", el("strong", {}, s.asked),
+        " to show a card");
+    } else {
+      replace(asking);
+    }
+  }
+
+  function renderSeats(view) {
+    const seats = view.seats || [];
+    show("seats-panel", seats.length > 0);
+    const setup = view.stage === "setup";
+    const physical = view.settings && view.settings.deal === "physical";
+    const eliminated = new Set(view.eliminated || []);
+    const asked = view.suggestion && view.phase === "refuting" ? view.suggestion.asked : null;
+    const powers = view.powers || {};
+    replace($("seats"), seats.map((seat) => {
+      const classes = ["tp-seat"];
+      if (seat === view.turn) classes.push("on-turn");
+      if (seat === asked) classes.push("asked");
+      if (eliminated.has(seat)) classes.push("out");
+      if (view.winner && seat === view.winner) classes.push("winner");
+      let count = "";
+      if (setup) count = physical ? plural((view.scanned || {})[seat] || 0, "card") + " scanned" : "";
+      else if (view.hand_sizes && seat in view.hand_sizes) count = plural(view.hand_sizes[seat], "card");
+      const badges = [];
+      if (seat === view.winner) badges.push(el("span", {class: "tp-badge win"}, "Winner"));
+      else if (seat === view.turn) badges.push(el("span", {class: "tp-badge turn"}, "On turn"));
+      if (seat === asked) badges.push(el("span", {class: "tp-badge asked"}, "Asked"));
+      if (eliminated.has(seat)) badges.push(el("span", {class: "tp-badge out"}, "Out"));
+      const power = powers[seat];
+      return el("li", {class: classes.join(" ")},
+        disc(seat),
+        el("span", {class: "tp-seat-main"},
+          el("span", {class: "tp-seat-name"}, seat),
+          power ? el("span", {class: "tp-seat-power muted" + (power.used ? " used" : "")},
+            power.name + (power.used ? " (used)" : "")) : null),
+        el("span", {class: "tp-seat-badges"}, badges),
+        el("span", {class: "tp-seat-count"}, count));
+    }));
+    const faceUp = view.face_up || [];
+    show("face-up-box", faceUp.length > 0);
+    replace($("face-up"), faceUp.map((name) => card(cardKind(view, name), name)));
+    const bonus = view.bonus;
+    show("bonus", Boolean(bonus));
+    if (bonus) {
+      $("bonus").textContent = (bonus.name || "Bonus cards") + ": " + plural(bonus.pile, "card") + " left in the pile.";
+    }
+  }
+
+  function plural(n, word) {
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
+
+  function renderLog(view) {
+    const lines = (view.log || []).slice(-LOG_LINES).reverse();
+    show("log-panel", view.stage !== "idle" && view.stage !== "setup");
+    replace($("log"), lines.length
+      ? lines.map((line, i) => el("li", {class: i === 0 ? "newest" : ""}, line))
+      : [el("li", {class: "muted"}, "Nothing yet.")]);
+  }
+
+  // ---- the board ------------------------------------------------------------------------------
+
+  function ensureBoard(edition) {
+    if (!edition) return;
+    if (board && board.edition === edition) return;
+    if (boardLoading === edition) return;
+    boardLoading = edition;
+    const container = $("board");
+    ClueBoard.load(container, {edition}).then((drawn) => {
+      board = drawn;
+      boardFailedAt = 0;
+      document.documentElement.style.setProperty("--board-w", String(drawn.data.width));
+      document.documentElement.style.setProperty("--board-h", String(drawn.data.height));
+      $("edition-name").textContent = drawn.data.name || "";
+    }).catch((err) => {
+      boardFailedAt = Date.now();
+      setTimeout(() => { if (lastView) render(lastView); }, 5100);
+      replace(container, el("p", {class: "tp-board-msg"}, "The board could not be drawn: " + err.message));
+    }).finally(() => {
+      if (boardLoading === edition) boardLoading = null;
+      if (lastView) render(lastView);
+    });
+  }
+
+  function renderBoard(view) {
+    if (!view.edition) return;
+    if (!board || board.edition !== view.edition) {
+      if (Date.now() - boardFailedAt > 5000) ensureBoard(view.edition);
+      return;
+    }
+    const playing = view.stage === "playing";
+    board.update(view, {highlight: playing ? (view.legal_destinations || []) : [], pickable: false});
+  }
+
+  // ---- one view -------------------------------------------------------------------------------
+
+  function render(view) {
+    lastView = view;
+    const stage = view.stage === "error" ? "error" : (view.stage || "idle");
+    const main = $("table");
+    main.className = "tp-main stage-" + stage;
+    document.body.dataset.stage = stage;
+
+    renderLink(view);
+    renderCorrections(view);
+    renderNotice(view);
+    if (stage === "error") {
+      const box = $("notice");
+      box.textContent = "The companion hit a problem: " + (view.error || "unknown") + ".";
+      box.classList.add("show");
+    }
+
+    show("idle", stage === "idle");
+    if (stage === "idle") { renderIdle(); $("edition-name").textContent = ""; }
+
+    show("setup-panel", stage === "setup");
+    if (stage === "setup") renderSetup(view);
+
+    show("over-panel", stage === "over");
+    if (stage === "over") renderOver(view);
+
+    if (stage === "playing") renderTurn(view); else show("turn-panel", false);
+    if (stage === "playing") renderSuggestion(view); else show("suggestion-panel", false);
+    if (stage === "setup" || stage === "playing" || stage === "over") renderSeats(view); else show("seats-panel", false);
+    renderLog(view);
+    renderBoard(view);
+  }
+
+  // ---- start ----------------------------------------------------------------------------------
+
+  function setUpFullscreen() {
+    const button = $("fullscreen");
+    if (!document.fullscreenEnabled) return;
+    button.classList.remove("hidden");
+    const label = () => { button.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen"; };
+    button.addEventListener("click", () => {
+      const done = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
+      Promise.resolve(done).catch(() => Clue.toast("Full screen is not allowed here.", "error"));
+    });
+    document.addEventListener("fullscreenchange", label);
+    label();
+  }
+
+  // Keep a tablet's screen on while the page is shown (where the browser allows it).
+  async function keepAwake() {
+    try {
+      if ("wakeLock" in navigator && document.visibilityState === "visible") await navigator.wakeLock.request("screen");
+    } catch (err) { /* not allowed (plain http, battery saver): the screen may sleep */ }
+  }
+
+  setUpFullscreen();
+  keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
+  onStatus("connecting");
+  Clue.stream("/events/table", (view) => {
+    try {
+      render(view);
+    } catch (err) {
+      console.error(err);
+      Clue.toast("Could not show the table: " + err.message, "error");
+    }
+  }, onStatus);
+})();
