@@ -1,0 +1,603 @@
+// The host page (/host): login, new game, start/end, seat pairing QR codes, tag enrolment, resume, settings.
+// Also drives the PIN form of host/login.html (shown on /host and /sim until the host logs in).
+// Data goes into the page with Clue.el()/textContent only; the server's QR SVG is rebuilt from a whitelist.
+"use strict";
+(() => {
+  const {el, replace, toast, post, getJSON} = Clue;
+  const $ = (id) => document.getElementById(id);
+
+  // ---- shared bits --------------------------------------------------------------------------
+
+  // A promise-based confirm dialog that matches the page (window.confirm is tiny on a TV).
+  function confirmBox(title, text, okLabel, danger) {
+    return new Promise((resolve) => {
+      const previous = document.activeElement;
+      const close = (answer) => {
+        overlay.remove();
+        document.removeEventListener("keydown", onKey, true);
+        if (previous && previous.focus) previous.focus();
+        resolve(answer);
+      };
+      const onKey = (event) => {
+        if (event.key === "Escape") { event.preventDefault(); close(false); }
+      };
+      const ok = el("button", {type: "button", class: danger ? "danger" : "primary", onclick: () => close(true)}, okLabel || "OK");
+      const overlay = el("div", {class: "confirm-overlay", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "confirm-title"},
+        el("div", {class: "confirm-box panel"},
+          el("h2", {id: "confirm-title"}, title),
+          text ? el("p", {}, text) : null,
+          el("div", {class: "actions"},
+            el("button", {type: "button", onclick: () => close(false)}, "Cancel"),
+            ok)));
+      overlay.addEventListener("click", (event) => { if (event.target === overlay) close(false); });
+      document.addEventListener("keydown", onKey, true);
+      document.body.append(overlay);
+      ok.focus();
+    });
+  }
+
+  // Run an action with its button busy; errors become a toast in plain words.
+  async function busy(button, work) {
+    if (button) button.disabled = true;
+    try {
+      return await work();
+    } catch (err) {
+      if (err.code === "host_login") { location.reload(); return undefined; }
+      toast(err.message, "error");
+      return undefined;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  // ---- login --------------------------------------------------------------------------------
+
+  function startLogin(form) {
+    const input = $("pin");
+    const button = $("login-button");
+    const error = $("login-error");
+    let timer = null;
+
+    const showError = (message) => {
+      error.textContent = message;
+      error.classList.toggle("hidden", !message);
+    };
+    const wait = (seconds) => {
+      clearInterval(timer);
+      let left = Math.max(1, Math.ceil(seconds));
+      button.disabled = true;
+      const tick = () => {
+        if (left <= 0) {
+          clearInterval(timer);
+          button.disabled = false;
+          button.textContent = "Log in";
+          return;
+        }
+        button.textContent = `Wait ${left} s`;
+        left -= 1;
+      };
+      tick();
+      timer = setInterval(tick, 1000);
+    };
+
+    const retry = Number(error.dataset.retryAfter || 0);
+    if (retry > 0) wait(retry);
+
+    input.addEventListener("input", () => {
+      const digits = input.value.replace(/\D+/g, "");
+      if (digits !== input.value) input.value = digits;
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const pin = input.value.trim();
+      if (!/^\d{4,12}$/.test(pin)) {
+        showError("The PIN is 4 to 12 digits.");
+        input.focus();
+        return;
+      }
+      button.disabled = true;
+      showError("");
+      try {
+        await post("/host/login", {pin});
+        button.textContent = "Opening…";
+        location.reload();
+      } catch (err) {
+        showError(err.message);
+        toast(err.message, "error");
+        input.value = "";
+        input.focus();
+        const match = err.code === "rate_limited" && /(\d+)\s*second/.exec(err.message);
+        if (match) wait(Number(match[1]));
+        else button.disabled = false;
+      }
+    });
+  }
+
+  // ---- the QR code: the server's SVG, rebuilt element by element from a whitelist ------------
+
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const SVG_TAGS = new Set(["svg", "g", "path", "rect"]);
+  const SVG_ATTRS = new Set(["viewbox", "d", "fill", "stroke", "stroke-width", "width", "height", "x", "y", "transform", "class"]);
+
+  function copySvg(source) {
+    const tag = source.localName.toLowerCase();
+    if (!SVG_TAGS.has(tag)) return null;
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const attr of Array.from(source.attributes)) {
+      const name = attr.name.toLowerCase();
+      if (!SVG_ATTRS.has(name)) continue;
+      if (/url\s*\(|javascript:/i.test(attr.value)) continue;
+      node.setAttribute(name === "viewbox" ? "viewBox" : name, attr.value);
+    }
+    for (const child of Array.from(source.children)) {
+      const copy = copySvg(child);
+      if (copy) node.append(copy);
+    }
+    return node;
+  }
+
+  function qrNode(svgText, label) {
+    const doc = new DOMParser().parseFromString(String(svgText || ""), "text/html");  // inert: no scripts run
+    const source = doc.querySelector("svg");
+    const svg = source ? copySvg(source) : null;
+    if (!svg) return el("div", {class: "qr-missing"}, "No QR code");
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    svg.setAttribute("shape-rendering", "crispEdges");
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    return svg;
+  }
+
+  // ---- the host page ------------------------------------------------------------------------
+
+  const STAGES = {
+    idle: "No game open",
+    setup: "Setting up: waiting to start",
+    playing: "Playing",
+    over: "Game over",
+  };
+  const PHASES = {
+    start: "about to roll", moving: "moving", moved: "moved", refuting: "waiting for a card to be shown",
+    suggested: "after a suggestion", out: "out (wrong accusation)", over: "over", setup: "setting up",
+  };
+  const LINKS = {up: "Board connected", down: "Board disconnected — searching", none: "No board"};
+
+  const state = {
+    host: null,       // the last GET /api/host
+    view: null,       // the last public view from /events/table
+    editionsKey: "",
+    seatsKey: "",
+    viewKey: "",
+    loading: null,
+    again: false,
+    newOpen: null,    // the host unfolded (true) the new-game form; null: fold it while a game is on
+  };
+
+  function editionName(id) {
+    const editions = (state.host && state.host.editions) || [];
+    const found = editions.find((e) => e.id === id);
+    return found ? found.name : (id || "—");
+  }
+
+  async function refresh() {
+    if (state.loading) { state.again = true; return state.loading; }
+    state.loading = (async () => {
+      try {
+        const data = await getJSON("/api/host");
+        state.host = data;
+        render();
+      } catch (err) {
+        if (err.code === "host_login") { location.reload(); return; }
+        toast(err.message, "error");
+      } finally {
+        state.loading = null;
+        if (state.again) { state.again = false; refresh(); }
+      }
+    })();
+    return state.loading;
+  }
+
+  function render() {
+    renderGame();
+    renderEditions();
+    renderSeats();
+    renderEnrolment();
+    renderGames();
+  }
+
+  function fact(term, ...value) {
+    return [el("dt", {}, term), el("dd", {}, ...value)];
+  }
+
+  function renderGame() {
+    const host = state.host;
+    const view = state.view || {};
+    const stage = host.stage || view.stage || "idle";
+    const facts = [fact("Stage", el("span", {class: "stage stage-" + stage}, STAGES[stage] || stage))];
+    if (host.edition) facts.push(fact("Edition", editionName(host.edition)));
+    if (host.game_id !== null && host.game_id !== undefined) facts.push(fact("Game", "#" + host.game_id));
+    const settings = host.settings || {};
+    if (stage !== "idle" && settings.deal) {
+      facts.push(fact("Cards", settings.deal === "physical" ? "real cards, scanned" : "dealt by the companion"));
+      facts.push(fact("Dice", settings.dice === "physical" ? "real dice" : "rolled by the companion"));
+    }
+    if (stage === "playing" && host.turn) {
+      facts.push(fact("Turn", host.turn + (PHASES[host.phase] ? " — " + PHASES[host.phase] : "")));
+    }
+    if (stage === "over" && view.winner) facts.push(fact("Winner", view.winner));
+    const link = host.link || view.link || "none";
+    facts.push(fact("Board", el("span", {}, el("span", {class: "status-dot " + (link === "up" ? "up" : link === "down" ? "down" : "")}), LINKS[link] || link)));
+    replace($("game-facts"), facts.flat());
+
+    // Setup: who has scanned how many cards, and what still stops the start.
+    const box = $("game-problems");
+    const parts = [];
+    if (stage === "setup") {
+      const problems = (view.stage === "setup" && Array.isArray(view.problems)) ? view.problems : (host.problems || []);
+      const scanned = view.stage === "setup" ? view.scanned : null;
+      if (settings.deal === "physical" && scanned) {
+        parts.push(el("p", {class: "muted"}, "Cards scanned: ",
+          (view.seats || []).flatMap((seat, i) => [i ? ", " : "", el("strong", {}, seat), " " + (scanned[seat] || 0)])));
+      }
+      if (problems.length) {
+        parts.push(el("div", {class: "problems", role: "status"},
+          el("h3", {}, "Before the start"),
+          el("ul", {}, problems.map((p) => el("li", {}, typeof p === "string" ? p : (p.text || p.message || JSON.stringify(p)))))));
+      } else {
+        parts.push(el("p", {class: "ready"}, settings.deal === "physical" ? "Every card is scanned: ready to start." : "Ready: the companion deals when you start."));
+      }
+    }
+    replace(box, parts);
+
+    const start = $("start-game");
+    start.classList.toggle("hidden", stage !== "setup");
+    const blocked = stage === "setup" && settings.deal === "physical" &&
+      ((view.stage === "setup" && Array.isArray(view.problems)) ? view.problems : (host.problems || [])).length > 0;
+    start.disabled = blocked;
+    start.title = blocked ? "Scan every card first" : "";
+    const end = $("end-game");
+    end.classList.toggle("hidden", stage === "idle");
+    end.textContent = stage === "over" ? "Close game" : "End game";
+    renderNewToggle(stage);
+  }
+
+  // While a game is on the table the new-game form folds away (the seat codes matter more then).
+  function renderNewToggle(stage) {
+    const busyTable = stage === "playing" || stage === "setup";
+    const collapsed = busyTable && state.newOpen !== true;
+    const toggle = $("new-toggle");
+    toggle.classList.toggle("hidden", !busyTable);
+    toggle.textContent = collapsed ? "Set up the next game" : "Hide";
+    toggle.setAttribute("aria-expanded", String(!collapsed));
+    $("new-game").classList.toggle("hidden", collapsed);
+    $("new-collapsed").classList.toggle("hidden", !collapsed);
+    document.querySelector(".host-new").classList.toggle("collapsed", collapsed);
+
+  }
+
+  // ---- new game form ------------------------------------------------------------------------
+
+  function currentEdition() {
+    const editions = (state.host && state.host.editions) || [];
+    return editions.find((e) => e.id === $("new-edition").value) || editions[0] || null;
+  }
+
+  function renderEditions() {
+    const editions = state.host.editions || [];
+    const key = JSON.stringify(editions);
+    if (key === state.editionsKey) return;
+    state.editionsKey = key;
+    const select = $("new-edition");
+    const previous = select.value || state.host.edition || (editions[0] && editions[0].id);
+    replace(select, editions.map((e) => el("option", {value: e.id}, e.name)));
+    if (editions.some((e) => e.id === previous)) select.value = previous;
+    renderSeatPicker(true);
+  }
+
+  function renderSeatPicker(preselect) {
+    const edition = currentEdition();
+    const box = $("new-seats");
+    if (!edition) { replace(box, el("p", {class: "muted"}, "No editions.")); return; }
+    const playing = new Set((state.host && state.host.edition === edition.id && state.host.seats || []).map((s) => s.seat));
+    const chips = edition.suspects.map((suspect, index) => {
+      const checked = preselect ? (playing.size ? playing.has(suspect) : index < Math.min(edition.max_players, Math.max(edition.min_players, 3))) : false;
+      return el("label", {class: "chip"},
+        el("input", {type: "checkbox", name: "seat", value: suspect, checked, onchange: updateSeatCount}),
+        el("span", {}, suspect));
+    });
+    replace(box, chips);
+    const variants = edition.variants || [];
+    $("variant-box").classList.toggle("hidden", variants.length === 0);
+    replace($("new-variant"), el("option", {value: ""}, "Standard rules"), variants.map((v) => el("option", {value: v}, v)));
+    updateSeatCount();
+  }
+
+  function chosenSeats() {
+    return Array.from($("new-seats").querySelectorAll("input[name=seat]:checked")).map((input) => input.value);
+  }
+
+  function updateSeatCount() {
+    const edition = currentEdition();
+    if (!edition) return;
+    const seats = chosenSeats();
+    const ok = seats.length >= edition.min_players && seats.length <= edition.max_players;
+    const count = $("seat-count");
+    count.textContent = `${seats.length} chosen (${edition.min_players} to ${edition.max_players})`;
+    count.classList.toggle("bad", !ok);
+    $("seat-order").textContent = seats.length ? "Clockwise: " + seats.join(" → ") : "";
+    for (const input of $("new-seats").querySelectorAll("input[name=seat]")) {
+      input.closest(".chip").classList.toggle("on", input.checked);
+    }
+  }
+
+  async function openGame(event) {
+    event.preventDefault();
+    const edition = currentEdition();
+    if (!edition) return;
+    const seats = chosenSeats();
+    if (seats.length < edition.min_players || seats.length > edition.max_players) {
+      toast(`${edition.name} needs ${edition.min_players} to ${edition.max_players} players; ${seats.length} chosen.`, "error");
+      return;
+    }
+    const form = $("new-game");
+    const body = {
+      edition: edition.id, seats,
+      deal: form.querySelector("input[name=deal]:checked").value,
+      dice: form.querySelector("input[name=dice]:checked").value,
+    };
+    const seedText = $("new-seed").value.trim();
+    if (seedText) {
+      if (!/^\d{1,18}$/.test(seedText)) { toast("The seed is a whole number (or leave it empty).", "error"); return; }
+      body.seed = Number(seedText);
+    }
+    const variant = $("new-variant").value;
+    if (variant && (edition.variants || []).length) body.variant = variant;
+    const stage = state.host && state.host.stage;
+    if (stage === "playing") {
+      const ok = await confirmBox("End the game under way?", "A game is being played. End it for good (it cannot be resumed) and open the new one? Every phone must join again with the new codes.", "End it and open new", true);
+      if (!ok) return;
+    } else if (stage === "setup" || stage === "over") {
+      const ok = await confirmBox("Open a new game?", "The game on the table is replaced and every phone must join again with the new codes.", "Open new game");
+      if (!ok) return;
+    }
+    const done = await busy($("new-submit"), async () => {
+      if (stage === "playing") await post("/api/host/end", {});
+      return post("/api/host/new", body);
+    });
+    if (done) {
+      toast("New game opened. Pair the phones, then start.");
+      state.newOpen = null;
+      await refresh();
+      $("seats-title").scrollIntoView({behavior: "smooth", block: "start"});
+    }
+  }
+
+  // ---- seat pairing -------------------------------------------------------------------------
+
+  function renderSeats() {
+    const seats = state.host.seats || [];
+    const key = JSON.stringify(seats.map((s) => [s.seat, s.join_url, s.joined]));
+    if (key === state.seatsKey) return;
+    state.seatsKey = key;
+    const box = $("seat-cards");
+    if (!seats.length) {
+      replace(box, el("p", {class: "muted"}, "No seats yet: open a new game first."));
+      return;
+    }
+    replace(box, seats.map((seat) => el("article", {class: "seat-card" + (seat.joined ? " joined" : "")},
+      el("header", {},
+        el("h3", {class: "seat-name"}, seat.seat),
+        el("span", {class: "badge " + (seat.joined ? "good" : "")}, seat.joined ? "Phone joined" : "Not joined")),
+      el("button", {type: "button", class: "qr-button", title: "Show this code big", "aria-label": "Show the code for " + seat.seat + " big",
+        onclick: () => showBigQr(seat)}, qrNode(seat.qr_svg, "QR code to join as " + seat.seat)),
+      el("p", {class: "join-url"}, el("a", {href: seat.join_url, target: "_blank", rel: "noopener noreferrer"}, seat.join_url)),
+      el("div", {class: "actions"},
+        el("button", {type: "button", onclick: () => showBigQr(seat)}, "Show big"),
+        el("button", {type: "button", onclick: (event) => copyUrl(event.currentTarget, seat.join_url)}, "Copy"),
+        el("button", {type: "button", class: "subtle-danger", onclick: (event) => revoke(event.currentTarget, seat.seat)}, "Revoke and re-issue")))));
+  }
+
+  async function copyUrl(button, url) {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast("Address copied.");
+    } catch (err) {
+      toast("Copying is not allowed here: select the address and copy it by hand.", "error");
+    }
+  }
+
+  async function revoke(button, seat) {
+    const ok = await confirmBox(`Revoke ${seat}'s code?`, `The phone joined as ${seat} is logged out and a new code is made. The player scans the new one.`, "Revoke and re-issue", true);
+    if (!ok) return;
+    const done = await busy(button, () => post("/api/host/revoke", {seat}));
+    if (done) {
+      toast(`New code for ${seat}.`);
+      await refresh();
+      const fresh = (state.host.seats || []).find((s) => s.seat === seat);
+      if (fresh && !$("qr-overlay").classList.contains("hidden")) showBigQr(fresh);
+    }
+  }
+
+  let overlayReturn = null;
+  function showBigQr(seat) {
+    const overlay = $("qr-overlay");
+    if (overlay.classList.contains("hidden")) overlayReturn = document.activeElement;
+    $("qr-overlay-title").textContent = "Join as " + seat.seat;
+    replace($("qr-overlay-code"), qrNode(seat.qr_svg, "QR code to join as " + seat.seat));
+    $("qr-overlay-url").textContent = seat.join_url;
+    overlay.classList.remove("hidden");
+    $("qr-overlay-close").focus();
+  }
+  function hideBigQr() {
+    $("qr-overlay").classList.add("hidden");
+    if (overlayReturn && overlayReturn.focus) overlayReturn.focus();
+  }
+
+  // ---- enrolment, resume --------------------------------------------------------------------
+
+  const KINDS = {suspect: "Movers", mover: "Movers", weapon: "Weapons", card: "Cards"};
+
+  function renderEnrolment() {
+    const enrol = state.host.enrolment;
+    const box = $("enrolment");
+    if (!enrol) { replace(box, el("p", {class: "muted"}, "No enrolment data.")); return; }
+    const needed = enrol.needed || 0;
+    const done = enrol.enrolled || 0;
+    const percent = needed ? Math.round(100 * done / needed) : 100;
+    const missing = enrol.missing || [];
+    const groups = new Map();
+    for (const piece of missing) {
+      const kind = KINDS[piece.kind] || (piece.kind ? piece.kind[0].toUpperCase() + piece.kind.slice(1) : "Other");
+      if (!groups.has(kind)) groups.set(kind, []);
+      groups.get(kind).push(piece.name);
+    }
+    replace(box,
+      el("p", {}, el("strong", {}, `${done} of ${needed}`), ` tags enrolled for ${editionName(enrol.edition)}`),
+      el("div", {class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(needed), "aria-valuenow": String(done),
+        "aria-label": "Tags enrolled"},
+        el("div", {class: "bar-fill" + (percent >= 100 ? " full" : ""), style: `width: ${percent}%`})),
+      missing.length
+        ? [el("details", {class: "missing", open: missing.length <= 8},
+            el("summary", {}, `${missing.length} still without a tag`),
+            Array.from(groups, ([kind, names]) => el("div", {class: "missing-group"},
+              el("h3", {}, kind),
+              el("ul", {class: "name-list"}, names.map((name) => el("li", {}, name)))))),
+          el("p", {class: "hint"}, "To enrol them, stop the companion and run ", el("code", {}, "clue-companion enroll"),
+            " on the Pi, then tap each piece on a reader as it asks.")]
+        : el("p", {class: "ready"}, "Every piece and card has its tag."));
+  }
+
+  function when(value) {
+    if (value === null || value === undefined || value === "") return "";
+    const date = typeof value === "number" ? new Date(value * (value < 1e12 ? 1000 : 1)) : new Date(value);
+    if (Number.isNaN(date.getTime())) return String(value);
+    return date.toLocaleString(undefined, {weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"});
+  }
+
+  function renderGames() {
+    const games = state.host.games || [];
+    const box = $("games");
+    if (state.host.store === false) { replace(box, el("p", {class: "muted"}, "Games are not being stored (no database).")); return; }
+    if (!games.length) { replace(box, el("p", {class: "muted"}, "No interrupted games.")); return; }
+    const current = state.host.game_id;
+    replace(box, el("ul", {class: "game-list"}, games.map((game) => {
+      const isCurrent = game.id === current && state.host.stage !== "idle";
+      return el("li", {class: "game-row" + (isCurrent ? " current" : "")},
+        el("div", {class: "game-info"},
+          el("strong", {}, `#${game.id} ${editionName(game.edition)}`),
+          el("span", {class: "muted"}, (game.seats || []).join(", ")),
+          el("span", {class: "muted small"}, [`${game.actions || 0} moves`, when(game.updated), game.status].filter(Boolean).join(" · "))),
+        isCurrent
+          ? el("span", {class: "badge good"}, "On the table")
+          : el("button", {type: "button", onclick: (event) => resume(event.currentTarget, game)}, "Resume"));
+    })));
+  }
+
+  async function resume(button, game) {
+    const stage = state.host.stage;
+    if (stage === "playing") {
+      toast("A game is under way: end it before resuming another.", "error");
+      return;
+    }
+    const done = await busy(button, () => post("/api/host/resume", {game_id: game.id}));
+    if (done) {
+      toast(`Game #${game.id} resumed.`);
+      refresh();
+    }
+  }
+
+  // ---- start, end, settings -----------------------------------------------------------------
+
+  async function startGame(event) {
+    const done = await busy(event.currentTarget, () => post("/api/host/start", {}));
+    if (done) { toast("The game starts."); refresh(); }
+  }
+
+  async function endGame(event) {
+    const button = event.currentTarget;
+    const over = state.host && state.host.stage === "over";
+    const ok = await confirmBox(over ? "Close this game?" : "End the game?",
+      over ? "The table goes back to “no game”." : "The game stops for everyone and is closed for good: it cannot be resumed.",
+      over ? "Close game" : "End game", true);
+    if (!ok) return;
+    const done = await busy(button, () => post("/api/host/end", {}));
+    if (done) { toast("The game has ended."); refresh(); }
+  }
+
+  async function changePin(event) {
+    event.preventDefault();
+    const pin = $("pin-new").value.trim();
+    const again = $("pin-again").value.trim();
+    const error = $("pin-error");
+    const fail = (message) => { error.textContent = message; error.classList.remove("hidden"); };
+    if (!/^\d{4,12}$/.test(pin)) return fail("The PIN must be 4 to 12 digits.");
+    if (pin !== again) return fail("The two PINs are not the same.");
+    error.classList.add("hidden");
+    const done = await busy(event.submitter || null, () => post("/api/host/settings", {pin}));
+    if (done) {
+      $("pin-new").value = "";
+      $("pin-again").value = "";
+      toast("PIN changed. Other host browsers must log in again.");
+    }
+    return undefined;
+  }
+
+  async function logout(event) {
+    const done = await busy(event.currentTarget, () => post("/host/logout", {}));
+    if (done) location.reload();
+  }
+
+  // ---- live updates -------------------------------------------------------------------------
+
+  function onView(view) {
+    state.view = view;
+    // The host data changes with the stage, the game and the seats; the problems come from the view itself.
+    const key = JSON.stringify([view.stage, view.game_id, view.edition, view.seats, view.winner, view.turn, view.phase, view.link]);
+    const changed = key !== state.viewKey;
+    state.viewKey = key;
+    if (changed) refresh();
+    else if (state.host) renderGame();
+  }
+
+  function onStatus(status) {
+    const box = $("stream-status");
+    const words = {live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected"};
+    replace(box, el("span", {class: "status-dot " + (status === "live" ? "up" : "down")}), words[status] || status);
+  }
+
+  function startHost() {
+    $("new-edition").addEventListener("change", () => renderSeatPicker(true));
+    $("new-toggle").addEventListener("click", () => {
+      state.newOpen = $("new-game").classList.contains("hidden");
+      renderNewToggle(state.host ? state.host.stage : "idle");
+      if (state.newOpen) $("new-edition").focus();
+    });
+    $("new-game").addEventListener("submit", openGame);
+    $("start-game").addEventListener("click", startGame);
+    $("end-game").addEventListener("click", endGame);
+    $("pin-form").addEventListener("submit", changePin);
+    $("logout").addEventListener("click", logout);
+    for (const input of [$("pin-new"), $("pin-again"), $("new-seed")]) {
+      input.addEventListener("input", () => {
+        const digits = input.value.replace(/\D+/g, "");
+        if (digits !== input.value) input.value = digits;
+      });
+    }
+    $("qr-overlay-close").addEventListener("click", hideBigQr);
+    $("qr-overlay").addEventListener("click", (event) => { if (event.target.id === "qr-overlay") hideBigQr(); });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && !$("qr-overlay").classList.contains("hidden")) hideBigQr();
+    });
+    refresh();
+    Clue.stream("/events/table", onView, onStatus);
+    // Phones joining do not change the table's view: look again now and then while the page is shown.
+    setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 8000);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+  }
+
+  const loginForm = $("login-form");
+  if (loginForm) startLogin(loginForm);
+  else if ($("host")) startHost();
+})();
