@@ -13,6 +13,7 @@ import threading
 from typing import Any, TextIO
 
 import segno
+from waitress import wasyncore  # type: ignore[import-untyped]
 from waitress.server import create_server  # type: ignore[import-untyped]
 
 # One waitress thread per open stream (the table, the host page, up to ten phones, the
@@ -30,10 +31,11 @@ class WebServer:
         self.threads = threads
         self._server: Any = None
         self._thread: threading.Thread | None = None
+        self._sockets: dict[int, Any] = {}  # waitress's socket map: ours, so close() can close every channel
 
     def start(self) -> WebServer:
         # clear_untrusted_proxy_headers: no proxy sits in front; ident: no version banner.
-        self._server = create_server(self.app, host=self.host, port=self.requested_port, threads=self.threads,
+        self._server = create_server(self.app, map=self._sockets, host=self.host, port=self.requested_port, threads=self.threads,
                                      channel_timeout=60, ident="clue-companion",
                                      clear_untrusted_proxy_headers=True)
         self._thread = threading.Thread(target=self._serve, name="web-server", daemon=True)
@@ -55,8 +57,10 @@ class WebServer:
         if streams is not None:  # our app: end its SSE streams first, so no thread is left holding one
             streams.close_streams()
         if self._server is not None:
-            self._server.close()
+            # Let the worker threads finish first: closing the sockets under a running task
+            # makes waitress log "Bad file descriptor" tracebacks.
             self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
+            wasyncore.close_all(self._sockets)  # the listening socket, the trigger, every open channel
             self._server = None
         if self._thread is not None:
             self._thread.join(timeout=3)
