@@ -267,7 +267,10 @@ class Table:
         if self.store is not None and self.game_id is not None:
             self.store.append(self.game_id, after.actions, action)
         self.state = after
-        self.notices.pop(seat, None)  # the seat has moved on: an earlier refusal or hint is stale
+        # The seat has moved on, and so has the table: their earlier refusals and hints are stale.
+        # (The board's state has its own place in the view: link, corrections, differences.)
+        for viewer in (seat, None):
+            self.notices.pop(viewer, None)
         self._log("action", game_id=self.game_id, number=after.actions, **_public(action))
         if after.over:
             self.stage = "over"

@@ -214,8 +214,9 @@ def test_a_seats_own_action_clears_its_old_notice(store: Store) -> None:
     table = started(store)
     assert not table.handle(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok  # not rolled yet
     assert table.view("Miss Scarlet")["notice"] is not None
+    assert "The board matches the game" in table.view(None)["notice"]["text"]
     assert table.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
-    assert table.view("Miss Scarlet")["notice"] is None
+    assert table.view("Miss Scarlet")["notice"] is None and table.view(None)["notice"] is None
 
 
 def test_a_game_cannot_be_played_before_it_starts(store: Store) -> None:
