@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 SAMPLE ?= examples/classic-sample.jsonl
 FIRMWARE_NODE := tests/firmware/node_modules/.installed
 
-.PHONY: run test typecheck bench clean
+.PHONY: run test typecheck bench screenshots clean
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian or Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
@@ -36,6 +36,9 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/board_link.py
 	$(BIN)/python benchmarks/session.py
+
+screenshots: $(BIN)/.installed
+	$(BIN)/python tools/screenshots.py docs/screenshots
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis tests/firmware/node_modules
