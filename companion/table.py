@@ -450,6 +450,7 @@ class Table:
             "edition_cards": {"suspects": list(edition.deck.suspects), "weapons": list(edition.deck.weapons),
                               "rooms": list(edition.deck.rooms)} if edition else None,
             "dice_count": edition.dice if edition else 0,
+            "question_die": bool(edition and edition.question_die),  # the last die shows "?" for 1
         }
 
     def _log(self, event: str, **fields: Any) -> None:

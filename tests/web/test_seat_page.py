@@ -223,3 +223,22 @@ def test_a_phone_not_joined_is_told_how_to_join(browser: Any, served: tuple[Sess
     assert page.text_content("h1") == "Scan your seat again"
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     page.close()
+
+
+def test_the_doctor_who_question_die_can_be_entered(browser: Any) -> None:
+    seats = ("Clara Oswald", "Strax", "Jenny")
+    with Session(Table(seed_source=lambda: 3)) as session:
+        assert session.call(NewGame("doctor_who", seats, dice="physical")).ok
+        assert session.call(StartGame()).ok
+        first = session.table.view(None)["turn"]
+        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        with WebServer(app, "127.0.0.1", 0) as server:
+            page, problems = join(browser, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing, first)
+            assert page.locator("#dock input.die-input").count() == 1
+            page.fill("#dock input.die-input", "4")
+            page.select_option("#dock select.die-input", "?")
+            page.click("#dock button.primary")
+            wait_until(page, "document.querySelector('#dock .dock-title').textContent !== 'Your turn'")
+            assert session.table.view(first)["dice"] == [4, "?"]
+            page.context.close()
+            assert problems == []

@@ -251,16 +251,21 @@
       body.push(p(count > 1 ? "Roll the dice and enter what they show:" : "Roll the die and enter what it shows:"));
       const inputs = [];
       for (let i = 0; i < count; i++) {
-        inputs.push(E("input", {type: "number", class: "die-input", min: 1, max: 6, inputmode: "numeric", placeholder: "1–6", "aria-label": "Die " + (i + 1),
-          value: ui.dice[i] || null, oninput: (event) => { ui.dice[i] = event.target.value; }}));
+        const question = v.question_die && i === count - 1;  // Doctor Who: this die shows "?" for 1
+        const store = (event) => { ui.dice[i] = event.target.value; };
+        inputs.push(question
+          ? E("select", {class: "die-input question", "aria-label": "Die " + (i + 1) + " (the question die)", onchange: store},
+            ["", "?", "2", "3", "4", "5", "6"].map((face) => E("option", {value: face, selected: (ui.dice[i] || "") === face ? "selected" : null}, face || "–")))
+          : E("input", {type: "number", class: "die-input", min: 1, max: 6, inputmode: "numeric", placeholder: "1–6", "aria-label": "Die " + (i + 1),
+            value: ui.dice[i] || null, oninput: store}));
       }
       body.push(E("div", {class: "dice-inputs"}, inputs));
     }
     const roll = () => {
       if (!physical) return act({type: "roll"});
       const faces = [];
-      for (let i = 0; i < count; i++) faces.push(Number.parseInt(ui.dice[i], 10));
-      if (faces.some((f) => !(f >= 1 && f <= 6))) return Clue.toast("Enter what each die shows, from 1 to 6.", "error");
+      for (let i = 0; i < count; i++) faces.push(ui.dice[i] === "?" ? "?" : Number.parseInt(ui.dice[i], 10));
+      if (faces.some((f) => f !== "?" && !(f >= 1 && f <= 6))) return Clue.toast("Enter what each die shows, from 1 to 6.", "error");
       return act({type: "roll", dice: faces}, () => { ui.dice = []; });
     };
     const passages = (v.legal_destinations || []).map((to) => actButton("Secret passage to " + the(to), {type: "move", to}, "wide"));
