@@ -36,6 +36,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/board_link.py
 	$(BIN)/python benchmarks/session.py
+	$(BIN)/python benchmarks/web.py --quick
 
 screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots
