@@ -19,6 +19,11 @@ from waitress.server import create_server  # type: ignore[import-untyped]
 # One waitress thread per open stream (the table, the host page, up to ten phones, the
 # simulator) plus room for requests: a stream holds its thread while it is open.
 THREADS = 32
+# waitress keeps everything a response wrote in one in-memory buffer until it reaches this
+# size (16 MiB by default), even once sent: an SSE stream lives for hours, so seven of them
+# grew the process by 100 MiB in a soak. Past it, the buffer is replaced, and a client that
+# has not read that much yet holds its stream's thread (its newest-wins mailbox skips views).
+OUTBUF_BYTES = 512 * 1024
 
 
 class WebServer:
@@ -37,7 +42,7 @@ class WebServer:
         # clear_untrusted_proxy_headers: no proxy sits in front; ident: no version banner.
         self._server = create_server(self.app, map=self._sockets, host=self.host, port=self.requested_port, threads=self.threads,
                                      channel_timeout=60, ident="clue-companion",
-                                     clear_untrusted_proxy_headers=True)
+                                     clear_untrusted_proxy_headers=True, outbuf_high_watermark=OUTBUF_BYTES)
         self._thread = threading.Thread(target=self._serve, name="web-server", daemon=True)
         self._thread.start()
         return self

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import socket
 import time
+import tracemalloc
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
 from companion.actions import Roll
-from companion.commands import NewGame, Play, StartGame
+from companion.commands import NewGame, Notify, Play, StartGame
 from companion.session import Session, Table
 from web import create_app
 from web.serve import WebServer
@@ -99,3 +100,22 @@ def test_pages_and_api_answer_over_http(served: tuple[Session, int]) -> None:
         assert b'name="csrf-token"' in answer.read()
         cookie = answer.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+
+
+def test_a_long_lived_stream_does_not_keep_what_it_has_sent(served: tuple[Session, int]) -> None:
+    """waitress keeps a response's sent bytes until its buffer is replaced: 16 MiB a stream by default."""
+    session, port = served
+    tracemalloc.start()
+    try:
+        with open_stream(port) as client:
+            buffer = bytearray()
+            next_view(client, buffer)
+            for number in range(40):  # 40 views of over 100 KB: 4 MB through one stream
+                assert session.call(Notify(None, f"{number} " + "x" * 100_000)).ok
+                while not str((next_view(client, buffer).get("notice") or {}).get("text", "")).startswith(f"{number} "):
+                    pass
+            buffers = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, "*waitress/buffers.py")])
+    finally:
+        tracemalloc.stop()
+    held = sum(stat.size for stat in buffers.statistics("filename"))
+    assert held < 1_500_000, f"waitress holds {held / 1e6:.1f} MB of a 4 MB stream it has sent"
