@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from . import board_command, movement, notebook_command
+from . import board_command, movement, notebook_command, simulate
 from .edition import bundled_ids, load_edition
 from .errors import ClueError
 from .narrate import describe_result
@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     moves.set_defaults(command=_destinations)
     board_command.add_parser(commands)
     notebook_command.add_parser(commands)
+    simulate.add_parser(commands)
     # The composition root is the one place companion/ may reach into hardware/.
     from hardware import board_commands, enroll_command, run_command
 

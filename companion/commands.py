@@ -63,6 +63,7 @@ class NewGame:
     dice: str = "companion"  # "companion": rolled here; "physical": entered from real dice
     seed: int | None = None  # None: a fresh random seed
     variant: str | None = None
+    assistant: str = "off"  # the detective's assistant on seat views: off, certain, probabilities
 
 
 @dataclass(frozen=True)

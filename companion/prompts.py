@@ -311,7 +311,12 @@ def _browse_press(view: View, menu: Menu, button: str) -> Menu:
 
 
 def _notebook(view: View) -> Screen:
-    """Every card: crossed off ("x", and where it was learnt) when the seat knows who has it, else "?"."""
+    """Every card: crossed off ("x", and where it was learnt) when the seat knows who has it, else "?".
+
+    With the host's assistant on, deduced places count as known, a card
+    certainly in the envelope is marked "!", and with probabilities an open
+    card shows its chance of being in the envelope.
+    """
     known: dict[str, str] = {card: "yours" for card in view.get("hand") or ()}
     for card in view.get("face_up") or ():
         known.setdefault(card, "face up")
@@ -319,9 +324,25 @@ def _notebook(view: View) -> Screen:
         known.setdefault(item["card"], str(item["by"]))
     for item in view.get("seen") or ():
         known.setdefault(item["card"], "side card" if item.get("from") == "aside" else str(item.get("from")))
+    assistant = view.get("assistant") or {}
+    for card, place in (assistant.get("certain") or {}).items():
+        known.setdefault(card, "ENVELOPE" if place == "envelope" else str(place))
+    chances = assistant.get("cards") or {}
     cards = _all_cards(view)
-    items = tuple(f"x {card} ({known[card]})" if card in known else f"? {card}" for card in cards)
-    return Screen("notebook", f"Notes {sum(card in known for card in cards)}/{len(cards)}", (), items)
+    items = tuple(_note(card, known.get(card), chances.get(card)) for card in cards)
+    lines = ("Accuse: " + ", ".join(assistant["accusation"]),) if assistant.get("accusation") else ()
+    crossed = sum(card in known and known[card] != "ENVELOPE" for card in cards)
+    return Screen("notebook", f"Notes {crossed}/{len(cards)}", lines, items)
+
+
+def _note(card: str, known: str | None, chances: Mapping[str, float] | None) -> str:
+    if known == "ENVELOPE":
+        return f"! {card} (envelope)"
+    if known is not None:
+        return f"x {card} ({known})"
+    if chances:
+        return f"? {card} {round(100 * chances.get('envelope', 0))}%"
+    return f"? {card}"
 
 
 def _all_cards(view: View) -> tuple[str, ...]:

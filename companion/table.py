@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from . import board_watch
 from .actions import Action, Move, Roll, Show
+from .assistant import Assistants, check_mode, review
 from .board_watch import MoveTo, PutBack
 from .commands import (BoardDown, BoardUp, Command, EndGame, NewGame, Notify, Play, Resume, StartGame, Stop,
                        TagLost, TagSeen, Tick)
@@ -123,13 +124,15 @@ class Table:
         self.lobby: Lobby | None = None
         self.state: GameState | None = None
         self.game_id: int | None = None
-        self.settings: dict[str, str] = {"deal": "virtual", "dice": "companion"}
+        self.settings: dict[str, str] = {"deal": "virtual", "dice": "companion", "assistant": "off"}
         self.tags = TagMap()
         self.zones: ZoneMap | None = None
         self.board = _Board()
         self.notices: dict[str | None, dict[str, Any]] = {}
         self._notice_id = 0
         self._records = _Records()
+        self._assistants: Assistants | None = None
+        self._review: tuple[int, list[dict[str, Any]]] | None = None
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -183,7 +186,7 @@ class Table:
                            variant=command.variant)
         self._use_edition(lobby.edition.id)
         self.lobby, self.state, self.game_id = lobby, None, None
-        self.stage, self.settings = "setup", lobby.settings()
+        self.stage, self.settings = "setup", lobby.settings() | {"assistant": check_mode(command.assistant)}
         self.notices.clear()
         self._log("table_opened", edition=lobby.edition.id, seats=list(lobby.seats), **self.settings)
         return Outcome(True)
@@ -209,7 +212,7 @@ class Table:
         state = replay_game(setup, actions)
         self._use_edition(setup.edition)
         self.state, self.lobby, self.game_id = state, None, game_id
-        self.settings = {"deal": "virtual", "dice": "companion", **settings}
+        self.settings = {"deal": "virtual", "dice": "companion", "assistant": "off", **settings}
         self.stage = "over" if state.over else "playing"
         self.notices.clear()
         self._log("game_resumed", game_id=game_id, actions=len(actions))
@@ -428,12 +431,29 @@ class Table:
         if self.state is not None:
             record = self._records.for_viewer(self.state.log, seat)
             base = seat_view(self.state, seat, record) if seat is not None else public_view(self.state, record)
+            if seat is not None:  # the table view never carries a notebook
+                base["assistant"] = self._assistant(self.state, seat, record)
+            base["review"] = self._game_review(self.state)
         elif self.lobby is not None:
             base = self.lobby.view(seat)
         else:
             base = {"seat": seat, "seats": [], "phase": "idle", "turn": None, "hand": []}
         base.update(self._session_keys(seat))
         return base
+
+    def _assistant(self, state: GameState, seat: str, record: list[dict[str, Any]]) -> dict[str, Any] | None:
+        if self._assistants is None or self._assistants.deck is not state.edition.deck:
+            self._assistants = Assistants(state.edition.deck)
+        return self._assistants.view(seat, record, self.settings.get("assistant", "off"))
+
+    def _game_review(self, state: GameState) -> list[dict[str, Any]] | None:
+        """After game over: when each seat could first have accused with certainty (computed once)."""
+        if not state.over:
+            return None
+        if self._review is None or self._review[0] != len(state.log):
+            records = {seat: self._records.for_viewer(state.log, seat) for seat in state.seats}
+            self._review = (len(state.log), review(state.edition.deck, records))
+        return self._review[1]
 
     def _session_keys(self, seat: str | None) -> View:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None

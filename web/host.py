@@ -8,6 +8,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, jsonify, render_template, request, session
 
+from companion.assistant import MODES as ASSISTANT_MODES
 from companion.commands import EndGame, NewGame, Resume, StartGame
 from companion.edition import load_edition
 from companion.enrolment import pieces_of
@@ -118,8 +119,8 @@ def _edition(name: str) -> dict[str, Any]:
 @blueprint.post("/api/host/new")
 def new_game() -> tuple[Response, int]:
     web = require_host()
-    body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str},
-                     ("edition", "seats"))
+    body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str,
+                      "assistant": str}, ("edition", "seats"))
     seats = body["seats"]
     if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
         raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
@@ -128,15 +129,18 @@ def new_game() -> tuple[Response, int]:
     deal, dice = body.get("deal") or "virtual", body.get("dice") or "companion"
     if deal not in DEALS or dice not in DICE:
         raise ApiError(400, "bad_field", f"deal must be one of {', '.join(DEALS)}; dice one of {', '.join(DICE)}.")
+    assistant = body.get("assistant") or "off"
+    if assistant not in ASSISTANT_MODES:
+        raise ApiError(400, "bad_field", f"assistant must be one of {', '.join(ASSISTANT_MODES)}.")
     seed = body.get("seed")
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise ApiError(400, "bad_field", "seed must be a whole number from 0.")
     if web.rig is not None:  # the rig also lays out the mock board and opens the seats' handhelds
         outcome = web.rig_call(lambda rig: rig.new_game(body["edition"], seats, deal=deal, dice=dice, seed=seed,
-                                                        variant=body.get("variant")))
+                                                        variant=body.get("variant"), assistant=assistant))
     else:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
-                                   variant=body.get("variant")))
+                                   variant=body.get("variant"), assistant=assistant))
     if outcome.ok:  # new players: every seat gets a fresh join URL
         web.inspect(lambda table: web.new_players(table.seats()))
     return answer(outcome)

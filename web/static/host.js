@@ -222,6 +222,7 @@
     if (stage !== "idle" && settings.deal) {
       facts.push(fact("Cards", settings.deal === "physical" ? "real cards, scanned" : "dealt by the companion"));
       facts.push(fact("Dice", settings.dice === "physical" ? "real dice" : "rolled by the companion"));
+      facts.push(fact("Assistant", {certain: "certain facts", probabilities: "with probabilities"}[settings.assistant] || "off"));
     }
     if (stage === "playing" && host.turn) {
       facts.push(fact("Turn", host.turn + (PHASES[host.phase] ? " — " + PHASES[host.phase] : "")));
@@ -346,6 +347,7 @@
       edition: edition.id, seats,
       deal: form.querySelector("input[name=deal]:checked").value,
       dice: form.querySelector("input[name=dice]:checked").value,
+      assistant: form.querySelector("input[name=assistant]:checked").value,
     };
     const seedText = $("new-seed").value.trim();
     if (seedText) {

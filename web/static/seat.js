@@ -109,6 +109,8 @@
     for (const s of v.shown_to_me || []) add(s.card, {why: "shown by " + s.by, who: s.by});
     for (const s of v.seen || []) add(s.card, s.from === "aside" ? {why: "a side card"} : {why: "snooped from " + s.from, who: s.from});
     for (const [seat, held] of Object.entries(v.revealed || {})) if (seat !== ME) for (const c of held) add(c, {why: seat + "'s open hand", who: seat});
+    const a = v.assistant;  // the host's detective's assistant, when on: deduced places
+    if (a && a.certain) for (const [c, where] of Object.entries(a.certain)) if (where !== "envelope") add(c, {why: "assistant: " + (where === "aside" ? "set aside" : where + " has it"), who: where === "aside" ? "" : where});
     return out;
   }
 
@@ -530,14 +532,40 @@
     const open = groups.map(([, list]) => list.filter((c) => !["x", "check"].includes(markOf(c, facts).mark)).length);
     $("notebook-hint").textContent = open.join(" · ") + " still open";
     if (!ui.folds.notebook) return;
-    if (!changed("notebook", facts, notebook.key, notebook.data, v.edition_cards, v.seats) && !force) return;
+    if (!changed("notebook", facts, notebook.key, notebook.data, v.edition_cards, v.seats, v.assistant) && !force) return;
     const others = (v.seats || []).filter((s) => s !== ME);
     Clue.replace($("notebook"), groups.map(([title, list], g) => E("div", {class: "nb-group"},
       E("h3", {}, title, E("span", {class: "nb-open"}, open[g] + " of " + list.length + " open")),
-      list.map((card) => notebookRow(card, facts, others)))));
+      list.map((card) => notebookRow(card, facts, others, v.assistant)))));
+    const summary = assistantLine(v.assistant);
+    if (summary) $("notebook").prepend(summary);
   }
 
-  function notebookRow(card, facts, others) {
+  const pct = (p) => (p > 0 && p < 0.01 ? "<1" : Math.round(p * 100)) + "%";
+
+  // The assistant's verdict on the whole envelope, above the notebook.
+  function assistantLine(a) {
+    if (!a || a.error) return a && a.error ? E("p", {class: "nb-assist"}, "Assistant: " + a.error) : null;
+    if (a.can_accuse) return E("p", {class: "nb-assist sure"}, "Assistant: you can accuse now: " + a.accusation.join(", ") + ".");
+    if (a.mode === "probabilities") return E("p", {class: "nb-assist"}, "Assistant: likeliest envelope " + a.best_accusation.join(", ") + " (" + pct(a.accuse_chance) + ").");
+    return E("p", {class: "nb-assist"}, "Assistant: what is certain is shown on each card.");
+  }
+
+  // The assistant's word on one card: where it certainly is, or its chances.
+  function assistantHint(a, card) {
+    if (!a || a.error) return null;
+    const where = a.certain[card];
+    if (where === "envelope") return "assistant: in the envelope!";
+    if (where) return null;  // already in the card's "why"
+    if (a.mode === "probabilities" && a.cards && a.cards[card]) {
+      const parts = Object.entries(a.cards[card]).filter(([, p]) => p > 0).sort((x, y) => y[1] - x[1]);
+      return "assistant: " + parts.map(([place, p]) => place + " " + pct(p)).join(" · ");
+    }
+    const not = (a.impossible[card] || []).filter((place) => place !== ME);
+    return not.length ? "assistant: not " + not.join(", ") : null;
+  }
+
+  function notebookRow(card, facts, others, assistant) {
     const fact = facts[card];
     const {mark, auto} = markOf(card, facts);
     const who = notebook.data.who[card] || (fact && fact.who) || "";
@@ -554,7 +582,8 @@
       renderDock(ui.view, true);
     };
     return E("div", {class: "nb-row mark-" + (mark || "none") + (auto ? " auto" : "") + (fact && fact.hand ? " held" : "")},
-      E("span", {class: "nb-name"}, card, fact ? E("small", {class: "nb-why"}, fact.why) : null),
+      E("span", {class: "nb-name"}, card, fact ? E("small", {class: "nb-why"}, fact.why) : null,
+        assistantHint(assistant, card) ? E("small", {class: "nb-why nb-hint"}, assistantHint(assistant, card)) : null),
       select,
       E("button", {type: "button", class: "nb-mark", onclick: cycle, "aria-label": card + ": " + MARK_WORDS[mark] + ". Tap to change."}, GLYPH[mark]));
   }

@@ -1,0 +1,104 @@
+"""The assistant in the product: seat views carry it as the host chose, the table view never, and the review."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion.assistant import review, summary
+from companion.commands import NewGame, Play, StartGame
+from companion.knowledge import Knowledge
+from companion.playout import random_game
+from companion import prompts
+from companion.prompts import Menu, screen_for
+from companion.record import parse_action
+from companion.replay import Replay
+from companion.table import Table
+
+SEED_3 = random_game(random.Random(3))  # 4 players; Mrs. Peacock can first accuse for certain on line 89
+
+
+def _table(assistant: str, lines: int) -> Table:
+    """A table playing the first ``lines`` lines of the seed-3 record with the assistant set so."""
+    setup = SEED_3[0]
+    table = Table()
+    assert table.handle(NewGame(setup["edition"], tuple(setup["seats"]), seed=setup["seed"], dice="physical",
+                                assistant=assistant)).ok  # the record's own dice
+    assert table.handle(StartGame()).ok
+    replay = Replay(json.dumps(setup))  # for the dice the record left to the seed
+    for number, line in enumerate(SEED_3[1:lines], start=2):
+        events = replay.step(number, json.dumps(line))["events"]
+        if line["type"] == "roll":
+            line = dict(line, dice=next(event["dice"] for event in events if event["type"] == "rolled"))
+        assert table.handle(Play(line["seat"], parse_action(json.dumps(line)))).ok
+    return table
+
+
+def test_off_by_default_and_never_on_the_table_view():
+    table = _table("off", 10)
+    assert table.view("Mrs. Peacock")["assistant"] is None
+    assert "assistant" not in _table("probabilities", 10).view(None)
+
+
+def test_certain_facts_only_carry_no_probabilities():
+    view = _table("certain", 89).view("Mrs. Peacock")
+    assistant = view["assistant"]
+    assert assistant["mode"] == "certain"
+    assert "cards" not in assistant and "accuse_chance" not in assistant
+    assert assistant["can_accuse"] and assistant["accusation"] == ["Mrs. Peacock", "Wrench", "Library"]
+    assert view["settings"]["assistant"] == "certain"
+
+
+def test_the_assistant_uses_only_the_seats_own_record():
+    table = _table("probabilities", 60)
+    for seat in SEED_3[0]["seats"]:
+        view = table.view(seat)
+        knows = Knowledge(seat, table.state.edition.deck)
+        for event in view["record"]:
+            knows.learn(event, "")
+        assert view["assistant"] == summary(knows.notebook(), "probabilities")
+        assert 0 < view["assistant"]["accuse_chance"] <= 1
+
+
+def test_an_unknown_mode_is_refused():
+    outcome = Table().handle(NewGame("classic", ("Miss Scarlet", "Mr. Green", "Mrs. White"), assistant="psychic"))
+    assert not outcome.ok and "assistant must be one of" in outcome.error["message"]
+
+
+def test_the_handheld_notebook_shows_the_deduction():
+    view = _table("probabilities", 89).view("Mrs. Peacock")
+    read = Menu(step="browse", page=2, shown_seen=len(view["shown_to_me"]), seen_seen=len(view.get("seen") or []),
+                notice_seen=(view["notice"] or {}).get("id", 0), context=prompts._context(view))
+    screen = screen_for(view, read)
+    assert screen.kind == "notebook"
+    assert "! Wrench (envelope)" in screen.items
+    assert screen.lines == ("Accuse: Mrs. Peacock, Wrench, Library",)
+
+
+def test_review_gives_each_seats_first_certain_moment():
+    game = Replay(json.dumps(SEED_3[0]))
+    for number, line in enumerate(SEED_3[1:], start=2):
+        game.step(number, json.dumps(line))
+    records = {seat: [_redact(event, seat) for event in game.state.log] for seat in game.state.seats}
+    found = {entry["seat"]: entry["could_accuse"] for entry in review(game.state.edition.deck, records)}
+    peacock = found["Mrs. Peacock"]
+    # Line 89: the last of three passes on her suggestion (Mr. Green's) settled it, on turn 26.
+    assert peacock == {"turn": 26, "event": 118, "after": {"type": "passed", "seat": "Mr. Green"}}
+    table = _table("off", len(SEED_3))
+    assert table.state.over
+    assert table.view(None)["review"] == table.view("Mrs. Peacock")["review"]
+    assert {entry["seat"] for entry in table.view(None)["review"]} == set(SEED_3[0]["seats"])
+
+
+def _redact(event, seat):
+    from companion.views import event_for
+    return event_for(event, seat)
+
+
+@pytest.mark.parametrize("mode", ["certain", "probabilities"])
+def test_views_stay_fast_enough_to_publish(mode):
+    table = _table(mode, 60)
+    for seat in SEED_3[0]["seats"]:
+        assert table.view(seat)["assistant"]["mode"] == mode
