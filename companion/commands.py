@@ -64,6 +64,7 @@ class NewGame:
     seed: int | None = None  # None: a fresh random seed
     variant: str | None = None
     assistant: str = "off"  # the detective's assistant on seat views: off, certain, probabilities
+    bots: tuple[tuple[str, str], ...] = ()  # (seat, level): computer players
 
 
 @dataclass(frozen=True)

@@ -179,7 +179,8 @@ class _Problem:
         setup = _Setup.build(self, facts)
         if setup is None:
             return None
-        deals, counts = _Count(self, setup).card_counts()
+        counter = _Count(self, setup)
+        deals, counts = counter.card_counts()
         for triple in setup.forbidden:
             # Envelopes are exclusive, so the deals a wrong accusation rules out can be counted and taken away.
             ruled_out = _Setup.build(self, [*facts, Fact.envelope(triple, "")])
@@ -192,7 +193,7 @@ class _Problem:
         if deals == 0:
             return None
         counts = {card: {place: count for place, count in at.items() if count} for card, at in counts.items()}
-        return Notebook(deals, counts, _Count(self, setup).triples(), self.owners + (ENVELOPE,))
+        return Notebook(deals, counts, counter.triples(), self.owners + (ENVELOPE,))
 
 
 @dataclass
@@ -297,14 +298,37 @@ class _Setup:
         return changed
 
 
+@dataclass(frozen=True)
+class _Holders:
+    """Players who still take cards, as the count sees them.
+
+    Players that still take as many cards, may take exactly the same unsettled
+    cards and are named by no "one of" fact are interchangeable: any deal stays a fitting deal when their
+    hands are swapped. The count then tracks them together, as how many of them
+    still take 1, 2, ... cards, and shares what it finds evenly between them.
+    Early in a game this turns nine opponents' separate hand counts (3^9 cases
+    in a 10-player game) into a few dozen.
+    """
+
+    members: tuple[str, ...]
+    shift: int  # the first field of this holder in a packed state
+    top: int  # the most cards a member still takes (fields: how many members take 1..top)
+
+    @property
+    def single(self) -> bool:
+        return len(self.members) == 1
+
+
 class _Count:
     """The count over the cards whose place is not settled, with each state packed into one int.
 
     A state holds what still matters about the cards not yet placed. Its fields,
-    from the lowest bits: how many more cards each owner takes (FIELD bits each);
-    for each category, the envelope's card so far (0 for none, else 1, or 1 plus
-    the card's place in its category when the triples are wanted); then one bit
-    per unmet "one of" fact. Packing keeps states cheap to hash and step.
+    from the lowest bits: for each lone player, how many more cards it takes;
+    for each set of interchangeable players, how many of them still take 1, 2,
+    ... cards (FIELD bits each); for each category, the envelope's card so far
+    (0 for none; else 1, or the card's interchangeable set when the triples are
+    wanted); then one bit per unmet "one of" fact. A step that may go to any of
+    n interchangeable players in the same position counts n times.
     """
 
     def __init__(self, problem: _Problem, setup: _Setup) -> None:
@@ -316,13 +340,34 @@ class _Count:
                       if card in setup.allowed and card not in setup.fixed]
         category_of = {card: at for at, category in enumerate(self.deck) for card in category}
         self.category = [category_of[card] for card in self.cards]
-        self.envelope_shift = [FIELD * (len(self.owners) + at) for at in range(3)]
-        self.clause_shift = FIELD * (len(self.owners) + 3)
+        self.left = {owner: setup.capacity[owner] - sum(1 for place in setup.fixed.values() if place == owner)
+                     for owner in self.owners}
+        self.holders = self._holders()
+        fields = sum(1 if holder.single else holder.top for holder in self.holders)
+        self.envelope_shift = [FIELD * (fields + at) for at in range(3)]
+        self.clause_shift = FIELD * (fields + 3)
+        self.places: list[_Holders | str] = [*self.holders, ENVELOPE]
         self.moves = [self._moves(card) for card in self.cards]
         self.closing = [self._closing(index) for index in range(len(self.cards))]
         self.last = [index == max(i for i, at in enumerate(self.category) if at == self.category[index])
                      for index in range(len(self.cards))]
         self.groups, self.group_of = self._groups()
+
+    def _holders(self) -> list[_Holders]:
+        named = {owner for owner, _ in self.setup.clauses} | {ASIDE}
+        sets: dict[object, list[str]] = {}
+        for owner in self.owners:
+            if self.left[owner] <= 0:
+                continue  # a full hand takes nothing more (and over-full cannot happen after propagation)
+            key: object = owner if owner in named else (self.left[owner], frozenset(
+                card for card in self.cards if owner in self.setup.allowed[card]))
+            sets.setdefault(key, []).append(owner)
+        holders, shift = [], 0
+        for members in sets.values():
+            top = max(self.left[owner] for owner in members)
+            holders.append(_Holders(tuple(members), shift, top))
+            shift += FIELD * (1 if len(members) == 1 else top)
+        return holders
 
     def _groups(self) -> tuple[list[list[list[str]]], dict[str, int]]:
         """Each category's cards split into sets that are interchangeable.
@@ -349,13 +394,20 @@ class _Count:
                 group_of[card] = keys[key] + 1
         return groups, group_of
 
-    def _moves(self, card: str) -> list[tuple[int, int, str]]:
-        """Where the card may go: (the owner's field shift or -1 for the envelope, the fact bits it meets, place)."""
+    def _moves(self, card: str) -> list[tuple[int, int, int, int]]:
+        """Where the card may go: (index into ``places``, the fact bits it meets, field shift, top).
+
+        The shift is -1 for the envelope; top is 0 for a lone player.
+        """
         result = []
-        for place in sorted(self.setup.allowed[card]):
-            shift = -1 if place == ENVELOPE else FIELD * self.owners.index(place)
-            bits = sum(1 << j for j, (who, cards) in enumerate(self.setup.clauses) if who == place and card in cards)
-            result.append((shift, bits << self.clause_shift, place))
+        for index, place in enumerate(self.places):
+            if not isinstance(place, _Holders):
+                if ENVELOPE in self.setup.allowed[card]:
+                    result.append((index, 0, -1, 0))
+            elif place.members[0] in self.setup.allowed[card]:
+                owner = place.members[0]
+                bits = sum(1 << j for j, (who, cards) in enumerate(self.setup.clauses) if who == owner and card in cards)
+                result.append((index, bits << self.clause_shift, place.shift, 0 if place.single else place.top))
         return result
 
     def _closing(self, index: int) -> int:
@@ -368,43 +420,46 @@ class _Count:
 
     def _start(self, identity: bool) -> int:
         state = 0
-        for at, owner in enumerate(self.owners):
-            held = sum(1 for place in self.setup.fixed.values() if place == owner)
-            state |= (self.setup.capacity[owner] - held) << (FIELD * at)
+        for holder in self.holders:
+            for owner in holder.members:
+                state += self.left[owner] << holder.shift if holder.single else \
+                    1 << (holder.shift + FIELD * (self.left[owner] - 1))
         for at, category in enumerate(self.deck):
             for card in category:
                 if self.setup.fixed.get(card) == ENVELOPE:
                     state |= (self.group_of[card] if identity else 1) << self.envelope_shift[at]
         return state | ((1 << len(self.setup.clauses)) - 1) << self.clause_shift
 
-    def _after(self, index: int, state: int, identity: bool) -> list[tuple[int, str]]:
-        """The states placing card ``index`` can lead to, with where it went."""
-        at = self.category[index]
-        shift = self.envelope_shift[at]
-        code = (self.group_of[self.cards[index]] if identity else 1) << shift
+    def _after(self, index: int, state: int, identity: bool) -> list[tuple[int, int, int]]:
+        """The states placing card ``index`` can lead to: (state, place index, how many ways)."""
+        shift = self.envelope_shift[self.category[index]]
+        closing, last = self.closing[index], self.last[index]
         result = []
-        for owner_shift, met, place in self.moves[index]:
-            if owner_shift >= 0:
-                if not (state >> owner_shift) & MASK:
+        for place, met, field, top in self.moves[index]:
+            if field < 0:
+                if (state >> shift) & MASK:
                     continue
-                after = state - (1 << owner_shift)
-            elif (state >> shift) & MASK:
-                continue
+                options = [(state | ((self.group_of[self.cards[index]] if identity else 1) << shift), 1)]
+            elif not top:
+                if not (state >> field) & MASK:
+                    continue
+                options = [(state - (1 << field), 1)]
             else:
-                after = state | code
-            after &= ~met
-            if after & self.closing[index] or (self.last[index] and not (after >> shift) & MASK):
-                continue
-            result.append((after, place))
+                options = _take(state, field, top)
+            for after, ways in options:
+                after &= ~met
+                if after & closing or (last and not (after >> shift) & MASK):
+                    continue
+                result.append((after, place, ways))
         return result
 
-    def _forward(self, identity: bool) -> list[dict[int, int]]:
+    def _forward(self, identity: bool, stop: int | None = None) -> list[dict[int, int]]:
         layers = [{self._start(identity): 1}]
-        for index in range(len(self.cards)):
+        for index in range(len(self.cards) if stop is None else stop):
             layer: dict[int, int] = defaultdict(int)
             for state, count in layers[-1].items():
-                for after, _ in self._after(index, state, identity):
-                    layer[after] += count
+                for after, _, ways in self._after(index, state, identity):
+                    layer[after] += count * ways
             layers.append(layer)
         return layers
 
@@ -412,32 +467,121 @@ class _Count:
         """How many deals fit (wrong accusations aside), and for each card how many put it at each place."""
         forward = self._forward(identity=False)
         ways = dict.fromkeys(forward[-1], 1)  # every state reached after the last card is a complete deal
+        self.ways = [ways]  # kept (last layer first) for the triple pass
         found: dict[str, dict[str, int]] = {}
         for index in range(len(self.cards) - 1, -1, -1):
-            at: dict[str, int] = defaultdict(int)
+            at = [0] * len(self.places)
             earlier: dict[int, int] = {}
             for state, count in forward[index].items():
                 total = 0
-                for after, place in self._after(index, state, identity=False):
-                    finish = ways.get(after, 0)
+                for after, place, choices in self._after(index, state, identity=False):
+                    finish = ways.get(after, 0) * choices
                     total += finish
                     at[place] += count * finish
                 if total:
                     earlier[state] = total
-            found[self.cards[index]] = dict(at)
+            found[self.cards[index]] = self._per_player(at)
             ways = earlier
+            self.ways.append(ways)
+        self.ways.reverse()
+        self.forward = forward
         deals = sum(ways.values())
-        for card, place in self.setup.fixed.items():
-            found[card] = {place: deals}
+        for card, where in self.setup.fixed.items():
+            found[card] = {where: deals}
         return deals, {card: found[card] for category in self.deck for card in category if card in found}
 
+    def _per_player(self, at: list[int]) -> dict[str, int]:
+        """Counts per holder shared out between its interchangeable players (evenly, by symmetry)."""
+        result: dict[str, int] = {}
+        for place, count in zip(self.places, at):
+            if not isinstance(place, _Holders):
+                result[ENVELOPE] = count
+            else:
+                for owner in place.members:
+                    result[owner] = count // len(place.members)
+        return result
+
     def triples(self) -> dict[Triple, int]:
-        """How many deals put each triple in the envelope (only the forward pass is needed)."""
+        """How many deals put each triple in the envelope (call after :meth:`card_counts`).
+
+        The last category's envelope card is not carried forward: the count
+        runs forward with the other two categories' cards up to the last
+        category, and backward over it with "how many ways, for each of its
+        cards" packed into one integer (a slot per card set, wide enough for
+        any count). The two meet where the last category starts.
+        """
+        last = self.order[2]
+        start = next((i for i, at in enumerate(self.category) if at == last), len(self.cards))
+        shift = self.envelope_shift[last]
+        if start == len(self.cards) or (self._start(False) >> shift) & MASK:
+            return self._share(self._forward(identity=True)[-1].items())
+        width = sum(self.ways[0].values()).bit_length() + 1
+        tail = self._tail(start, shift, width)
+        met: dict[int, int] = defaultdict(int)  # the head's state (its envelope fields) -> packed counts
+        for state, count in self._forward(identity=True, stop=start)[-1].items():
+            flags = state
+            for at in range(3):
+                if (state >> self.envelope_shift[at]) & MASK:
+                    flags = flags & ~(MASK << self.envelope_shift[at]) | 1 << self.envelope_shift[at]
+            packed = tail.get(flags)
+            if packed:
+                met[self._envelope_fields(state)] += count * packed
+        ends = []
+        for fields, packed in met.items():
+            for slot in range(len(self.groups[last])):
+                value = (packed >> (width * slot)) & ((1 << width) - 1)
+                if value:
+                    ends.append((fields | (slot + 1) << shift, value))
+        return self._share(ends)
+
+    def _envelope_fields(self, state: int) -> int:
+        return sum(((state >> shift) & MASK) << shift for shift in self.envelope_shift)
+
+    def _tail(self, start: int, shift: int, width: int) -> dict[int, int]:
+        """From each state where the last category begins: ways to finish, per envelope card set, packed."""
+        after_layer: dict[int, int] = {}
+        for index in range(len(self.cards) - 1, start - 1, -1):
+            slot = width * (self.group_of[self.cards[index]] - 1)
+            ways, layer = self.ways[index + 1], {}
+            for state in self.forward[index]:
+                if (state >> shift) & MASK:
+                    continue  # the envelope's card was placed earlier: only the head knows which
+                total = 0
+                for after, _, choices in self._after(index, state, identity=False):
+                    if (after >> shift) & MASK:
+                        total += ways.get(after, 0) * choices << slot
+                    else:
+                        total += after_layer.get(after, 0) * choices
+                if total:
+                    layer[state] = total
+            after_layer = layer
+        return after_layer
+
+    def _share(self, ends: Iterable[tuple[int, int]]) -> dict[Triple, int]:
+        """Counts by envelope fields (card sets) shared out evenly between the triples of those sets."""
         result: dict[Triple, int] = {}
-        for state, count in self._forward(identity=True)[-1].items():
+        for state, count in ends:
             sets = [self.groups[at][((state >> self.envelope_shift[at]) & MASK) - 1] for at in range(3)]
             share = count // (len(sets[0]) * len(sets[1]) * len(sets[2]))
             for triple in itertools.product(*sets):
                 if triple not in self.setup.forbidden:
-                    result[(triple[0], triple[1], triple[2])] = share
+                    result[(triple[0], triple[1], triple[2])] = result.get((triple[0], triple[1], triple[2]), 0) + share
         return result
+
+
+def _take(state: int, field: int, top: int) -> list[tuple[int, int]]:
+    """One more card to a set of interchangeable players whose fields start at ``field``.
+
+    Each way it can go (to one who still takes 1, 2, ... top cards) and how
+    many players that way stands for.
+    """
+    result = []
+    for left in range(1, top + 1):
+        at = field + FIELD * (left - 1)
+        players = (state >> at) & MASK
+        if players:
+            after = state - (1 << at)
+            if left > 1:
+                after += 1 << (at - FIELD)
+            result.append((after, players))
+    return result

@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from . import board_watch
-from .actions import Action, Move, Roll, Show
+from .actions import Action, EndTurn, Move, Roll, Show
+from . import bot_seats
 from .assistant import Assistants, check_mode, review
+from .bot_seats import BotSeats
 from .board_watch import MoveTo, PutBack
 from .commands import (BoardDown, BoardUp, Command, EndGame, NewGame, Notify, Play, Resume, StartGame, Stop,
                        TagLost, TagSeen, Tick)
@@ -133,13 +135,14 @@ class Table:
         self._records = _Records()
         self._assistants: Assistants | None = None
         self._review: tuple[int, list[dict[str, Any]]] | None = None
+        self._bots = BotSeats()
 
     # ---- commands ------------------------------------------------------------------------------
 
     def handle(self, command: Command) -> Outcome:
         """Carry out one command; a refusal changes nothing and says why."""
         try:
-            return self._dispatch(command)
+            outcome = self._dispatch(command)
         except ClueError as err:
             seat = getattr(command, "seat", None)
             secret = isinstance(command, Play) and isinstance(command.action, Show)  # names a card in a hand
@@ -148,6 +151,37 @@ class Table:
             if isinstance(command, (Play, StartGame)):
                 self.notify(seat if isinstance(seat, str) else None, str(err), err.code)
             return Outcome(False, error=err.as_dict())
+        if outcome.ok:
+            self._drive_bots()
+        return outcome
+
+    def _drive_bots(self) -> None:
+        """Let computer players act until a person is needed (their own refusals end their turn)."""
+        for _ in range(bot_seats.MAX_IN_A_ROW):
+            state = self.state
+            if state is None or self.stage != "playing" or self.board.refused:
+                return
+            action = self._bots.next_action(state, lambda seat: self._records.for_viewer(state.log, seat))
+            if action is None:
+                return
+            seat = bot_seats.actor(state)
+            if self._bots.needs_hands(action, self._senses):
+                assert isinstance(action, Move)
+                if self._bots.waiting != (seat, action.to):
+                    self._bots.waiting = (seat, action.to)
+                    text = bot_seats.move_prompt(seat, action.to, state.edition.deck.rooms) + " (a computer player's move)."
+                    self.notify(None, text, "bot_move")
+                    self.notify(seat, text, "bot_move")
+                return
+            self._bots.waiting = None
+            try:
+                self._commit(seat, action, state)  # a bot's roll is the companion's, whatever the dice setting
+            except ClueError as err:
+                self._log("bot_refused", seat=seat, code=err.code, message=str(err))
+                try:
+                    self._commit(seat, EndTurn(seat), state)
+                except ClueError:
+                    return
 
     def _dispatch(self, command: Command) -> Outcome:
         match command:
@@ -186,7 +220,10 @@ class Table:
                            variant=command.variant)
         self._use_edition(lobby.edition.id)
         self.lobby, self.state, self.game_id = lobby, None, None
+        bots = bot_seats.check(dict(command.bots), lobby.seats, lobby.deal)
         self.stage, self.settings = "setup", lobby.settings() | {"assistant": check_mode(command.assistant)}
+        if bots:
+            self.settings["bots"] = bots
         self.notices.clear()
         self._log("table_opened", edition=lobby.edition.id, seats=list(lobby.seats), **self.settings)
         return Outcome(True)
@@ -199,6 +236,7 @@ class Table:
         if self.store is not None:
             self.game_id = self.store.new_game(setup, self.settings)
         self.state, self.lobby, self.stage = state, None, "playing"
+        self._bots = BotSeats.for_game(state, self.settings)
         self._log("game_started", game_id=self.game_id, edition=setup.edition, seats=list(setup.seats))
         self._reconcile("The game starts.")
         return Outcome(True, tuple(event_for(event, None) for event in events))
@@ -214,6 +252,7 @@ class Table:
         self.state, self.lobby, self.game_id = state, None, game_id
         self.settings = {"deal": "virtual", "dice": "companion", "assistant": "off", **settings}
         self.stage = "over" if state.over else "playing"
+        self._bots = BotSeats.for_game(state, self.settings)
         self.notices.clear()
         self._log("game_resumed", game_id=game_id, actions=len(actions))
         self._reconcile(f"Game {game_id} resumed after {len(actions)} actions.")
@@ -224,6 +263,7 @@ class Table:
             self.store.finish(self.game_id, "abandoned")
         self._log("game_ended", game_id=self.game_id)
         self.stage, self.state, self.lobby, self.game_id = "idle", None, None, None
+        self._bots = BotSeats()
         self.board.refused.clear()
         self.board.differences = []
         self.notices.clear()
@@ -402,6 +442,10 @@ class Table:
         else:
             self.notify(None, f"{opening} The board matches the game.")
         self._log("reconciled", differences=differences)
+
+    def _senses(self, place: str) -> bool:
+        """True if the connected board has a reader that would see a mover arrive at ``place``."""
+        return self.board.link == "up" and self.zones is not None and bool(self.zones.readers_for(place))
 
     def _differences(self) -> list[str]:
         if self.state is None or self.zones is None or self.board.link != "up":

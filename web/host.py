@@ -120,7 +120,7 @@ def _edition(name: str) -> dict[str, Any]:
 def new_game() -> tuple[Response, int]:
     web = require_host()
     body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str,
-                      "assistant": str}, ("edition", "seats"))
+                      "assistant": str, "bots": dict}, ("edition", "seats"))
     seats = body["seats"]
     if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
         raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
@@ -132,15 +132,19 @@ def new_game() -> tuple[Response, int]:
     assistant = body.get("assistant") or "off"
     if assistant not in ASSISTANT_MODES:
         raise ApiError(400, "bad_field", f"assistant must be one of {', '.join(ASSISTANT_MODES)}.")
+    bots = tuple((body.get("bots") or {}).items())
+    if not all(isinstance(seat, str) and isinstance(level, str) and seat in seats for seat, level in bots):
+        raise ApiError(400, "bad_field", "bots must map seated suspects to a level.")
     seed = body.get("seed")
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise ApiError(400, "bad_field", "seed must be a whole number from 0.")
     if web.rig is not None:  # the rig also lays out the mock board and opens the seats' handhelds
         outcome = web.rig_call(lambda rig: rig.new_game(body["edition"], seats, deal=deal, dice=dice, seed=seed,
-                                                        variant=body.get("variant"), assistant=assistant))
+                                                        variant=body.get("variant"), assistant=assistant,
+                                                        bots=bots))
     else:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
-                                   variant=body.get("variant"), assistant=assistant))
+                                   variant=body.get("variant"), assistant=assistant, bots=bots))
     if outcome.ok:  # new players: every seat gets a fresh join URL
         web.inspect(lambda table: web.new_players(table.seats()))
     return answer(outcome)

@@ -225,3 +225,66 @@ def test_a_game_cannot_be_played_before_it_starts(store: Store) -> None:
     assert outcome.error is not None and outcome.error["code"] == "not_started"
     idle = Table().handle(Play("Miss Scarlet", Roll("Miss Scarlet")))
     assert idle.error is not None and idle.error["code"] == "no_game"
+
+
+# ---- computer players at the table ---------------------------------------------------------------
+
+
+def test_bots_take_their_turns_after_a_person_and_a_resumed_game_keeps_them(store: Store) -> None:
+    table = Table(store=store)
+    assert table.handle(NewGame("classic", SEATS, seed=7, bots=(("Colonel Mustard", "expert"),
+                                                                   ("Mrs. White", "random")))).ok
+    assert table.handle(StartGame()).ok
+    assert table.view(None)["settings"]["bots"] == "Colonel Mustard=expert,Mrs. White=random"
+    assert table.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
+    state = table.state
+    assert state is not None
+    assert table.handle(Play("Miss Scarlet", Move("Miss Scarlet", sorted(table.view("Miss Scarlet")["legal_destinations"])[0]))).ok
+    if table.state is not None and table.state.turn.seat == "Miss Scarlet" and table.state.turn.phase.value != "start":
+        assert table.handle(Play("Miss Scarlet", EndTurn("Miss Scarlet"))).ok
+    state = table.state
+    assert state is not None
+    # Both bots have played a whole turn each; the game is back with Miss Scarlet (or over).
+    assert state.over or (state.turn.seat == "Miss Scarlet" and state.turn.phase.value == "start")
+    assert {"Colonel Mustard", "Mrs. White"} <= {e.seat for e in state.log if e.type == "turn_started"}
+    assert table.game_id is not None and not state.over
+    again = Table(store=store)  # the Pi restarted: the game is resumed from the store
+    assert again.handle(Resume(table.game_id)).ok
+    assert again.settings["bots"] == "Colonel Mustard=expert,Mrs. White=random"
+    assert again.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
+    assert again.handle(Play("Miss Scarlet", Move("Miss Scarlet", sorted(again.view("Miss Scarlet")["legal_destinations"])[0]))).ok
+    if again.state is not None and again.state.turn.seat == "Miss Scarlet" and again.state.turn.phase.value != "start":
+        assert again.handle(Play("Miss Scarlet", EndTurn("Miss Scarlet"))).ok
+    assert again.state is not None and again.state.turn.seat == "Miss Scarlet" or again.state.over
+    assert again.state.actions > state.actions + 4
+
+
+def test_a_bots_move_on_a_sensed_board_is_asked_of_a_person_and_the_sensed_move_is_its_move(store: Store) -> None:
+    table = Table(store=store)
+    assert table.handle(NewGame("classic", SEATS, seed=4, dice="physical", bots=(("Miss Scarlet", "expert"),))).ok
+    table.handle(BoardUp(24, frozenset()))  # type: ignore[arg-type]
+    # The seed-4 game rolls Miss Scarlet a 6 (h25 to the Lounge); a bot's roll is the companion's.
+    assert table.handle(StartGame()).ok  # the bot rolls, then must have its mover carried
+    state = table.state
+    assert state is not None and state.turn.seat == "Miss Scarlet" and state.turn.phase.value == "moving"
+    notice = table.view(None)["notice"]
+    assert notice["code"] == "bot_move" and notice["text"].startswith("Move Miss Scarlet to ")
+    assert table.view("Miss Scarlet")["notice"]["text"] == notice["text"]
+    assert state.position("Miss Scarlet") == "h25"  # nothing moves by itself
+    place = notice["text"].removeprefix("Move Miss Scarlet to the ").removeprefix("Move Miss Scarlet to square ")
+    place = place.removesuffix(" (a computer player's move).")
+    assert place == "Lounge"  # an expert heads for a room it can reach
+    table.handle(TagSeen(ZONES.room_reader(place), mover("Miss Scarlet")))
+    after = table.state
+    assert after is not None and after.position("Miss Scarlet") == place
+    assert table.view(None)["notice"] is None or table.view(None)["notice"]["code"] != "bot_move"
+
+
+def test_bot_seats_are_checked(store: Store) -> None:
+    table = Table(store=store)
+    refused = table.handle(NewGame("classic", SEATS, bots=(("Mr. Green", "expert"),)))
+    assert not refused.ok and "not at the table" in refused.error["message"]
+    refused = table.handle(NewGame("classic", SEATS, bots=(("Mrs. White", "genius"),)))
+    assert not refused.ok and "bot level" in refused.error["message"]
+    refused = table.handle(NewGame("classic", SEATS, deal="physical", bots=(("Mrs. White", "expert"),)))
+    assert not refused.ok and "companion to deal" in refused.error["message"]

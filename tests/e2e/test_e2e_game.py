@@ -133,5 +133,5 @@ def test_a_classic_game_from_the_deal_to_the_right_accusation(rig: MockTable) ->
     game = rig.store.games()[0]
     assert game.status == "finished" and game.winner == "Mrs. White"
     setup, actions, settings = rig.store.load(game.id)
-    assert settings == {"deal": "physical", "dice": "physical"}
+    assert settings == {"deal": "physical", "dice": "physical", "assistant": "off"}
     assert replay_game(setup, actions) == rig.session.inspect(lambda table: table.state)

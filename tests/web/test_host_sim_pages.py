@@ -122,12 +122,18 @@ def test_a_new_game_is_opened_and_started_from_the_page(browser: Any, served: tu
     page.click("#new-toggle")  # folded while a game is on
     page.click("#new-seats >> text=Mrs. Peacock")
     assert page.text_content("#seat-order").endswith("Mrs. Peacock")
+    page.click("#bot-seats >> text=Mrs. Peacock")  # a computer player takes her seat
+    page.select_option("#bot-level", "bold")
+    page.click("#new-assistant >> text=Probabilities")
     page.click("#new-submit")
     confirm(page)  # ends the game under way first
     wait_until(page, "!document.getElementById('start-game').classList.contains('hidden')")
     page.click("#start-game")
     wait_until(page, "document.getElementById('game-facts').textContent.includes('Playing')")
     assert rig.session.inspect(lambda table: table.seats())[-1] == "Mrs. Peacock"
+    settings = rig.session.inspect(lambda table: dict(table.settings))
+    assert settings["bots"] == "Mrs. Peacock=bold" and settings["assistant"] == "probabilities"
+    assert "with probabilities" in page.text_content("#game-facts")
     wait_until(page, "document.querySelectorAll('.seat-card').length === 4")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     page.close()

@@ -242,3 +242,22 @@ def test_the_doctor_who_question_die_can_be_entered(browser: Any) -> None:
             assert session.table.view(first)["dice"] == [4, "?"]
             page.context.close()
             assert problems == []
+
+
+def test_the_assistant_shows_on_the_phone_notebook_when_the_host_turned_it_on(browser: Any) -> None:
+    with Session(Table(seed_source=lambda: 7)) as session:
+        assert session.call(NewGame("classic", SEATS, dice="physical", assistant="probabilities")).ok
+        assert session.call(StartGame()).ok
+        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        with WebServer(app, "127.0.0.1", 0) as server:
+            url = f"http://127.0.0.1:{server.port}"
+            page, problems = join(browser, url, app.extensions["clue"].pairing, "Mrs. White")
+            page.click("#notebook-toggle")
+            wait_until(page, "!!document.querySelector('.nb-assist')")
+            assert page.text_content(".nb-assist").startswith("Assistant: likeliest envelope")
+            hand = session.table.view("Mrs. White")["hand"]
+            other = next(card for card in ("Knife", "Lead Pipe", "Wrench", "Revolver", "Rope") if card not in hand)
+            row = page.locator(".nb-row", has_text=other).first.text_content() or ""
+            assert "assistant: " in row and "envelope " in row and "%" in row  # its chances, place by place
+            page.context.close()
+            assert problems == []

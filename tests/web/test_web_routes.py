@@ -319,6 +319,26 @@ def test_new_game_bodies_are_checked(app: Flask) -> None:
     assert host.json("/api/host")["stage"] == "idle"
 
 
+def test_the_assistant_and_computer_players_are_chosen_by_the_host(app: Flask) -> None:
+    host = host_browser(app)
+    base = {"edition": "classic", "seats": list(SEATS), "seed": 7}
+    refused(host.post("/api/host/new", {**base, "assistant": "psychic"}), 400, "bad_field")
+    refused(host.post("/api/host/new", {**base, "bots": {"Mr. Green": "expert"}}), 400, "bad_field")
+    refused(host.post("/api/host/new", {**base, "bots": [WHITE]}), 400, "bad_field")
+    assert host.post("/api/host/new", {**base, "bots": {WHITE: "genius"}}).status_code == 400
+    ok(host.post("/api/host/new", {**base, "assistant": "certain", "bots": {WHITE: "expert"}}))
+    seats = host.json("/api/host")["seats"]
+    ok(host.post("/api/host/start", {}))
+    phone = Browser(app)
+    phone.get(seats[0]["join_url"].removeprefix("http://localhost"))
+    view = phone.json("/api/seat")
+    assert view["seat"] == SCARLET and view["settings"]["assistant"] == "certain"
+    assert view["assistant"]["mode"] == "certain" and "cards" not in view["assistant"]
+    assert set(view["hand"]) <= set(view["assistant"]["certain"])
+    table = host.json("/api/table")
+    assert "assistant" not in table and table["settings"]["bots"] == f"{WHITE}=expert"
+
+
 def test_resume_after_a_restart_keeps_phones_joined(tmp_path: Path) -> None:
     with running(tmp_path) as first:
         app = make_app(first)

@@ -4,6 +4,7 @@
 "use strict";
 (() => {
   const {el, replace, toast, post, getJSON} = Clue;
+  const botSeats = new Set();  // seats the host gave to computer players
   const $ = (id) => document.getElementById(id);
 
   // ---- shared bits --------------------------------------------------------------------------
@@ -328,9 +329,19 @@
     count.textContent = `${seats.length} chosen (${edition.min_players} to ${edition.max_players})`;
     count.classList.toggle("bad", !ok);
     $("seat-order").textContent = seats.length ? "Clockwise: " + seats.join(" → ") : "";
+    renderBotSeats(seats);
     for (const input of $("new-seats").querySelectorAll("input[name=seat]")) {
       input.closest(".chip").classList.toggle("on", input.checked);
     }
+  }
+
+  // Seats a computer player takes: chosen among the ticked suspects.
+  function renderBotSeats(seats) {
+    for (const seat of Array.from(botSeats)) if (!seats.includes(seat)) botSeats.delete(seat);
+    replace($("bot-seats"), seats.map((seat) => el("button", {type: "button", class: "chip" + (botSeats.has(seat) ? " on" : ""),
+      "aria-pressed": String(botSeats.has(seat)),
+      onclick: () => { if (botSeats.has(seat)) botSeats.delete(seat); else botSeats.add(seat); renderBotSeats(chosenSeats()); }},
+    (botSeats.has(seat) ? "🤖 " : "") + seat)));
   }
 
   async function openGame(event) {
@@ -348,6 +359,7 @@
       deal: form.querySelector("input[name=deal]:checked").value,
       dice: form.querySelector("input[name=dice]:checked").value,
       assistant: form.querySelector("input[name=assistant]:checked").value,
+      bots: Object.fromEntries(seats.filter((seat) => botSeats.has(seat)).map((seat) => [seat, $("bot-level").value])),
     };
     const seedText = $("new-seed").value.trim();
     if (seedText) {

@@ -170,6 +170,16 @@
     const box = $("notice");
     const first = !seenFirstView;
     seenFirstView = true;
+    // A computer player's move waits for a person: it stays up until the move is sensed.
+    const sticky = Boolean(notice && notice.code === "bot_move");
+    if (!sticky && box.classList.contains("sticky")) box.classList.remove("show", "sticky");
+    if (sticky) {
+      clearTimeout(noticeTimer);
+      lastNoticeId = notice.id;
+      box.textContent = notice.text;
+      box.classList.add("show", "sticky");
+      return;
+    }
     if (!notice || !notice.text || notice.id === lastNoticeId) return;
     lastNoticeId = notice.id;
     if (first) return;  // what was said before this page opened is old news

@@ -1,0 +1,96 @@
+"""Computer players filling seats at a real table.
+
+The table asks :class:`BotSeats` for the next bot action after every command.
+A bot learns only from its seat's redacted record. Where movers are sensed on a
+board, a bot cannot lift its own mover: it asks a person ("Move Professor Plum
+to the Study") and the sensed move, once made, is its move.
+
+Bot seats are kept in the game's settings as ``"Professor Plum=expert,..."`` so
+a resumed game keeps them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, Move
+from .bots import LEVELS, Bot, Routes
+from .errors import BadInput
+from .state import GameState, Phase
+
+MAX_IN_A_ROW = 2000  # actions bots may take before a person gets a word in (an all-bot game ends well before)
+
+
+def parse(text: str) -> dict[str, str]:
+    """``"Seat=level,Seat=level"`` into {seat: level}."""
+    result: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        seat, _, level = item.partition("=")
+        result[seat.strip()] = level.strip()
+    return result
+
+
+def check(bots: Mapping[str, str], seats: Sequence[str], deal: str) -> str:
+    """Validate bot seats; the settings text for them."""
+    for seat, level in bots.items():
+        if seat not in seats:
+            raise BadInput(f"bot seat {seat!r} is not at the table; seats: {', '.join(seats)}")
+        if level not in LEVELS:
+            raise BadInput(f"bot level must be one of {', '.join(LEVELS)}, not {level!r}")
+        if "," in seat or "=" in seat:
+            raise BadInput(f"a bot's seat name cannot hold ',' or '=': {seat!r}")
+    if bots and deal == "physical":
+        raise BadInput("computer players need the companion to deal: nobody may hold a bot's cards")
+    return ",".join(f"{seat}={level}" for seat, level in bots.items())
+
+
+def actor(state: GameState) -> str:
+    """Whose action the game waits for."""
+    turn = state.turn
+    if turn.phase is Phase.REFUTING and turn.refutation and turn.refutation.asked:
+        return turn.refutation.asked
+    return turn.seat
+
+
+def move_prompt(seat: str, place: str, rooms: Sequence[str]) -> str:
+    return f"Move {seat} to the {place}" if place in rooms else f"Move {seat} to square {place}"
+
+
+@dataclass
+class BotSeats:
+    """The bots of one game, each fed its seat's record as it grows."""
+
+    bots: dict[str, Bot] = field(default_factory=dict)
+    fed: dict[str, int] = field(default_factory=dict)
+    waiting: tuple[str, str] | None = None  # (seat, place): a move asked of a person, not yet sensed
+
+    @classmethod
+    def for_game(cls, state: GameState, settings: Mapping[str, str]) -> BotSeats:
+        routes = Routes(state.edition)
+        chosen = parse(settings.get("bots", ""))
+        return cls({seat: Bot.create(seat, level, state.edition, routes, random.Random(seat))
+                    for seat, level in chosen.items() if seat in state.seats})
+
+    def next_action(self, state: GameState, record: Callable[[str], list[dict[str, Any]]]) -> Action | None:
+        """The bot's action if a bot is to act, else None."""
+        if state.over:
+            return None
+        seat = actor(state)
+        bot = self.bots.get(seat)
+        if bot is None:
+            return None
+        seen = record(seat)
+        bot.observe(seen[self.fed.get(seat, 0):], "table")
+        self.fed[seat] = len(seen)
+        return bot.choose(state)
+
+    def needs_hands(self, action: Action, sensed: Callable[[str], bool]) -> bool:
+        """True if a person must carry this out: a move to a place the board senses.
+
+        A move to an unsensed place (a hallway square with no reader) is taken
+        at once, like a person's move entered on a handheld.
+        """
+        return isinstance(action, Move) and sensed(action.to)
