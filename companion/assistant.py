@@ -9,12 +9,15 @@ work out itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Deck
-from .deduction import Contradiction, Notebook
+from .deduction import Contradiction, Notebook, deduce
 from .errors import BadInput
 from .knowledge import Knowledge
 
@@ -45,32 +48,89 @@ def summary(notebook: Notebook, mode: str) -> dict[str, Any]:
     return result
 
 
+SLOW = 0.15  # seconds: a notebook slower than this is worked out off the table's thread from then on
+
+
 @dataclass
 class Assistants:
-    """Each seat's knowledge, fed from its redacted record as the record grows."""
+    """Each seat's knowledge, fed from its redacted record as the record grows.
+
+    Classic notebooks take milliseconds and are worked out when the view is
+    made. With many players one can take a second or more; given ``wake``
+    (which makes the session publish again), such a seat's notebook is worked
+    out on a helper thread instead, and its view carries the last one with
+    ``"pending": true`` until the new one is ready.
+    """
 
     deck: Deck
+    wake: Callable[[], None] | None = None
     fed: dict[str, int] = field(default_factory=dict)
     knows: dict[str, Knowledge] = field(default_factory=dict)
+    done: dict[str, tuple[int, Notebook | Contradiction]] = field(default_factory=dict)  # seat -> (facts, result)
+    slow: set[str] = field(default_factory=set)
+    queued: set[tuple[str, int]] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    pool: ThreadPoolExecutor | None = None
 
-    def notebook(self, seat: str, record: Sequence[dict[str, Any]]) -> Notebook | None:
-        """The seat's notebook after ``record`` (its own view of the log); None before the deal."""
+    def knowledge(self, seat: str, record: Sequence[dict[str, Any]]) -> Knowledge:
+        """The seat's knowledge after ``record`` (its own view of the log)."""
         if self.fed.get(seat, 0) > len(record) or seat not in self.knows:
             self.knows[seat], self.fed[seat] = Knowledge(seat, self.deck), 0
         knows = self.knows[seat]
         for index in range(self.fed[seat], len(record)):
             knows.learn(record[index], f"event {index + 1}")
         self.fed[seat] = len(record)
-        return knows.notebook() if knows.ready else None
+        return knows
 
     def view(self, seat: str, record: Sequence[dict[str, Any]], mode: str) -> dict[str, Any] | None:
         if mode == "off":
             return None
+        knows = self.knowledge(seat, record)
+        if not knows.ready:
+            return None
+        key = len(knows.facts)
+        with self.lock:
+            done = self.done.get(seat)
+        if done is not None and done[0] == key:
+            return _shown(done[1], mode)
+        if self.wake is None or seat not in self.slow:
+            return _shown(self._work(seat, key, knows.problem()), mode)
+        self._queue(seat, key, knows.problem())
+        return {**(_shown(done[1], mode) if done else {"mode": mode}), "pending": True}
+
+    def _work(self, seat: str, key: int, problem: tuple[Any, ...]) -> Notebook | Contradiction:
+        started = time.perf_counter()
         try:
-            notebook = self.notebook(seat, record)
+            result: Notebook | Contradiction = deduce(*problem)
         except Contradiction as err:  # cannot happen with a refereed record; say so rather than crash
-            return {"mode": mode, "error": str(err)}
-        return summary(notebook, mode) if notebook is not None else None
+            result = err
+        with self.lock:
+            (self.slow.add if time.perf_counter() - started > SLOW else self.slow.discard)(seat)
+            if seat not in self.done or self.done[seat][0] <= key:
+                self.done[seat] = (key, result)
+        return result
+
+    def _queue(self, seat: str, key: int, problem: tuple[Any, ...]) -> None:
+        with self.lock:
+            if (seat, key) in self.queued:
+                return
+            self.queued.add((seat, key))
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-assistant")
+        wake = self.wake
+
+        def job() -> None:
+            self._work(seat, key, problem)
+            if wake is not None:
+                wake()
+
+        self.pool.submit(job)
+
+
+def _shown(result: Notebook | Contradiction, mode: str) -> dict[str, Any]:
+    if isinstance(result, Contradiction):
+        return {"mode": mode, "error": str(result)}
+    return summary(result, mode)
 
 
 def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -78,19 +138,39 @@ def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[
 
     ``records`` maps each seat to the whole game's record as that seat saw it.
     The moment is given as the turn number and the event that settled it;
-    the game-over event itself does not count.
+    the game-over event itself does not count. Certainty only grows as facts
+    are added, so the moment is found by bisection: a handful of notebooks
+    per seat, not one per event.
     """
-    result = []
-    for seat, record in records.items():
-        knows, turn, moment = Knowledge(seat, deck), 0, None
-        for index, event in enumerate(record):
-            if event.get("type") == "game_over":
-                break
-            turn += event.get("type") == "turn_started"
-            before = len(knows.facts)
-            knows.learn(event, f"event {index + 1}")
-            if knows.ready and len(knows.facts) > before and knows.notebook().best_accusation[1] == 1:
-                moment = {"turn": turn, "event": index + 1, "after": dict(event)}
-                break
-        result.append({"seat": seat, "could_accuse": moment})
-    return result
+    return [{"seat": seat, "could_accuse": _first_certain(deck, seat, record)} for seat, record in records.items()]
+
+
+def _first_certain(deck: Deck, seat: str, record: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    knows, steps, turn = Knowledge(seat, deck), [], 0  # steps: (facts so far, event index, turn) per new fact
+    for index, event in enumerate(record):
+        if event.get("type") == "game_over":
+            break
+        turn += event.get("type") == "turn_started"
+        before = len(knows.facts)
+        knows.learn(event, f"event {index + 1}")
+        if knows.ready and len(knows.facts) > before:
+            steps.append((len(knows.facts), index, turn))
+
+    def certain(step: int) -> bool:
+        problem = knows.problem(steps[step][0])
+        try:
+            return deduce(*problem).best_accusation[1] == 1
+        except Contradiction:
+            return False
+
+    if not steps or not certain(len(steps) - 1):
+        return None
+    low, high = 0, len(steps) - 1  # the first certain step is in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        if certain(middle):
+            high = middle
+        else:
+            low = middle + 1
+    _, index, turn = steps[low]
+    return {"turn": turn, "event": index + 1, "after": dict(record[index])}

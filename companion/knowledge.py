@@ -61,13 +61,20 @@ class Knowledge:
         if handler is not None:
             handler(self, event, f"{source}: {_describe(event)}")
 
+    def problem(self, facts: int | None = None) -> tuple[Any, ...]:
+        """The arguments of :func:`~companion.deduction.deduce` for the first ``facts`` facts (default all).
+
+        A copy: it may be worked out on another thread while more is learnt.
+        """
+        order = {seat: self.hand_sizes[seat] for seat in self.seats}
+        return (self.deck, order, list(self.facts[:facts]), self.face_up, self.aside)
+
     def notebook(self) -> Notebook:
         """The exact deduction from the facts so far (cached until a fact is added)."""
         if not self.ready:
             raise BadInput("the cards are not dealt yet")
         if self._cached is None or self._cached[0] != len(self.facts):
-            order = {seat: self.hand_sizes[seat] for seat in self.seats}
-            self._cached = (len(self.facts), deduce(self.deck, order, self.facts, self.face_up, self.aside))
+            self._cached = (len(self.facts), deduce(*self.problem()))
         return self._cached[1]
 
     def _add(self, fact: Fact) -> None:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import Command, Stop
+from .commands import Command, Stop, Tick
 from .fanout import Mailbox, View
 from .table import Outcome, Table
 
@@ -76,6 +76,7 @@ class Session:
         self._boxes_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self.handled = 0  # commands handled so far (the benchmark reads it)
+        table.wake = self._wake  # work done off this thread: publish the views again
 
     # ---- life -------------------------------------------------------------------------------
 
@@ -104,6 +105,9 @@ class Session:
         self.stop()
 
     # ---- input ------------------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        self.submit(Tick())
 
     def submit(self, command: Command) -> Ticket:
         """Queue a command (from any thread); never blocks."""

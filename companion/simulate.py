@@ -88,10 +88,11 @@ def _tell(bots: dict[str, Bot], events: tuple[Event, ...], number: int) -> None:
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     simulate = commands.add_parser("simulate", help="play bot-only games and report win rates by level")
-    simulate.add_argument("--edition", default="classic")
-    simulate.add_argument("--bots", type=int, default=3, help="players per game, all bots")
-    simulate.add_argument("--games", type=int, default=10)
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--edition", default="classic",
+                          help="classic, master_detective, big_bang_theory or doctor_who (default classic)")
+    simulate.add_argument("--bots", type=int, default=3, help="players per game, all bots (default 3)")
+    simulate.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    simulate.add_argument("--seed", type=int, default=0, help="the same seed plays the same games (default 0)")
     simulate.add_argument("--levels", default="expert,random",
                           help=f"comma-separated levels, given round the seats ({', '.join(LEVELS)})")
     simulate.set_defaults(command=run)

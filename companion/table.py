@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -136,6 +137,7 @@ class Table:
         self._assistants: Assistants | None = None
         self._review: tuple[int, list[dict[str, Any]]] | None = None
         self._bots = BotSeats()
+        self.wake: Callable[[], None] | None = None  # the session's: publish again (a slow notebook is ready)
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -487,17 +489,33 @@ class Table:
 
     def _assistant(self, state: GameState, seat: str, record: list[dict[str, Any]]) -> dict[str, Any] | None:
         if self._assistants is None or self._assistants.deck is not state.edition.deck:
-            self._assistants = Assistants(state.edition.deck)
+            self._assistants = Assistants(state.edition.deck, wake=self.wake)
         return self._assistants.view(seat, record, self.settings.get("assistant", "off"))
 
     def _game_review(self, state: GameState) -> list[dict[str, Any]] | None:
-        """After game over: when each seat could first have accused with certainty (computed once)."""
+        """After game over: when each seat could first have accused with certainty (computed once).
+
+        With the session's ``wake``, it is worked out on a helper thread (a
+        10-player game's takes a while) and is null in the views until ready.
+        """
         if not state.over:
             return None
         if self._review is None or self._review[0] != len(state.log):
             records = {seat: self._records.for_viewer(state.log, seat) for seat in state.seats}
-            self._review = (len(state.log), review(state.edition.deck, records))
-        return self._review[1]
+            self._review = (len(state.log), [])
+            if self.wake is None:
+                self._review = (len(state.log), review(state.edition.deck, records))
+            else:
+                threading.Thread(target=self._review_later, args=(len(state.log), state, records),
+                                 name="clue-review", daemon=True).start()
+        return self._review[1] or None
+
+    def _review_later(self, key: int, state: GameState, records: dict[str, list[dict[str, Any]]]) -> None:
+        result = review(state.edition.deck, records)
+        if self._review is not None and self._review[0] == key:
+            self._review = (key, result)
+        if self.wake is not None:
+            self.wake()
 
     def _session_keys(self, seat: str | None) -> View:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 import pytest
 
-from companion.assistant import review, summary
+from companion.assistant import Assistants, review, summary
 from companion.commands import NewGame, Play, StartGame
 from companion.knowledge import Knowledge
 from companion.playout import random_game
-from companion import prompts
+from companion import assistant, prompts
 from companion.prompts import Menu, screen_for
 from companion.record import parse_action
 from companion.replay import Replay
@@ -102,3 +103,33 @@ def test_views_stay_fast_enough_to_publish(mode):
     table = _table(mode, 60)
     for seat in SEED_3[0]["seats"]:
         assert table.view(seat)["assistant"]["mode"] == mode
+
+
+def test_a_slow_notebook_is_worked_out_off_the_tables_thread_and_the_session_woken(monkeypatch):
+    monkeypatch.setattr(assistant, "SLOW", -1.0)  # every notebook counts as slow
+    woken = threading.Event()
+    game = Replay(json.dumps(SEED_3[0]))
+    for number, line in enumerate(SEED_3[1:60], start=2):
+        game.step(number, json.dumps(line))
+    record = [_redact(event, "Mrs. Peacock") for event in game.state.log]
+    assistants = Assistants(game.state.edition.deck, wake=woken.set)
+    assistants.slow.add("Mrs. Peacock")  # as if its last notebook had taken long
+    first = assistants.view("Mrs. Peacock", record, "certain")
+    assert first == {"mode": "certain", "pending": True}  # nothing worked out yet: say so, do not wait
+    assert woken.wait(10)
+    ready = assistants.view("Mrs. Peacock", record, "certain")
+    assert "pending" not in ready and ready["mode"] == "certain" and ready["certain"]
+    # Later facts: the last notebook is shown, marked pending, until the new one is ready.
+    woken.clear()
+    more = [_redact(event, "Mrs. Peacock") for event in _replayed(SEED_3[:89]).state.log]
+    stale = assistants.view("Mrs. Peacock", more, "certain")
+    assert stale["pending"] and stale["certain"] == ready["certain"]
+    assert woken.wait(10)
+    assert assistants.view("Mrs. Peacock", more, "certain")["can_accuse"]
+
+
+def _replayed(lines):
+    game = Replay(json.dumps(lines[0]))
+    for number, line in enumerate(lines[1:], start=2):
+        game.step(number, json.dumps(line))
+    return game
