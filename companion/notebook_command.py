@@ -1,7 +1,9 @@
 """``clue-companion notebook FILE --seat S``: a seat's exact notebook after each record line.
 
 The record is replayed as that seat sees it (:class:`~companion.replay.Replay`
-with a view), so the notebook can use only what the seat may know. Each line
+with a view), so the notebook can use only what the seat may know. A player's
+own notes of a game played without the companion (:mod:`companion.notes`,
+first line ``{"type": "notes", ...}``) are read instead when given. Each line
 prints a table (or, with ``--json``, one JSON object).
 """
 
@@ -15,6 +17,7 @@ from typing import IO, Any
 from .deduction import ENVELOPE, Contradiction, Notebook
 from .errors import ClueError
 from .knowledge import Knowledge
+from .notes import Notes, is_notes
 from .record import read_lines
 from .replay import Replay
 
@@ -28,7 +31,7 @@ class UsageError(ClueError):
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register ``notebook`` on the ``clue-companion`` sub-command parser."""
     notebook = commands.add_parser("notebook", help="a seat's exact deduction notebook after each line of a record")
-    notebook.add_argument("file", help="a JSON Lines game record, or - for standard input")
+    notebook.add_argument("file", help="a JSON Lines game record or a player's notes (docs/deduction.md), or - for standard input")
     notebook.add_argument("--seat", required=True, help="whose notebook: only what this seat may know is used")
     notebook.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     notebook.set_defaults(command=run)
@@ -53,12 +56,17 @@ def _notebook(stream: IO[bytes], seat: str, as_json: bool) -> int:
     number, setup = first
     if isinstance(setup, ClueError):
         raise UsageError(f"line {number}: {setup}")
+    game: Replay | Notes
     try:
-        game = Replay(setup)
-        game.view_as(seat)
+        if is_notes(setup):
+            game = Notes.start(setup, seat)
+            knows = Knowledge(game.seat, game.edition.deck)
+        else:
+            game = Replay(setup)
+            game.view_as(seat)
+            knows = Knowledge(game.view or seat, game.state.edition.deck)
     except ClueError as err:
         raise UsageError(f"line {number}: {err}") from None
-    knows = Knowledge(game.view or seat, game.state.edition.deck)
     _learn(knows, number, game.setup_events)
     _print(knows, {"line": number, "ok": True}, as_json)
     for number, line in lines:

@@ -21,8 +21,8 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     """The state before the first action, and the events that set it up."""
     edition = load_edition(setup.edition)
     board = edition.require_board()
-    seats = _seats(edition, setup.seats)
-    aside = _variant(edition, setup.variant, seats)
+    seats = check_seats(edition, setup.seats)
+    aside = variant_aside(edition, setup.variant, seats)
     # The seeded deal is drawn even when the record gives one, so that a record
     # with its deal written out rolls the same dice as the one without.
     deal, state = deal_cards(edition, seats, rng.seeded(setup.seed), aside)
@@ -54,7 +54,7 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     return game.evolve(log=events), events
 
 
-def _seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
+def check_seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
     seats = tuple(edition.deck.resolve(name, "suspect") for name in names)
     if len(set(seats)) != len(seats):
         raise BadInput(f"a suspect is seated twice: {', '.join(seats)}")
@@ -65,7 +65,7 @@ def _seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
     return seats
 
 
-def _variant(edition: Edition, variant: str | None, seats: tuple[str, ...]) -> int:
+def variant_aside(edition: Edition, variant: str | None, seats: tuple[str, ...]) -> int:
     """How many side cards the variant sets aside (checking it suits the edition and seats)."""
     if variant is None:
         return 0
