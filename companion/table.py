@@ -163,9 +163,9 @@ class Table:
             state = self.state
             if state is None or self.stage != "playing" or self.board.refused:
                 return
-            action = self._bots.next_action(state, lambda seat: self._records.for_viewer(state.log, seat))
-            if action is None:
-                return
+            action = self._bots.next_action(state, lambda seat: self._records.for_viewer(state.log, seat), self.wake)
+            if action is None or isinstance(action, str):
+                return  # no bot to act, or one still thinking (the session is woken when it is done)
             seat = bot_seats.actor(state)
             if self._bots.needs_hands(action, self._senses):
                 assert isinstance(action, Move)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
 
 from companion.actions import Accuse, EndTurn, Move, Roll, Suggest
-from companion.commands import BoardDown, BoardUp, EndGame, NewGame, Play, Resume, StartGame, TagLost, TagSeen
+from companion import bot_seats
+from companion.commands import (BoardDown, BoardUp, EndGame, NewGame, Play, Resume, StartGame, TagLost, TagSeen,
+                                Tick)
 from companion.deal import deal_cards
 from companion.edition import load_edition
 from companion.resume import replay_game
@@ -257,6 +260,33 @@ def test_bots_take_their_turns_after_a_person_and_a_resumed_game_keeps_them(stor
         assert again.handle(Play("Miss Scarlet", EndTurn("Miss Scarlet"))).ok
     assert again.state is not None and again.state.turn.seat == "Miss Scarlet" or again.state.over
     assert again.state.actions > state.actions + 4
+
+
+def test_a_slow_bot_thinks_off_the_tables_thread_and_acts_once_the_table_is_woken(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot_seats, "SLOW", -1.0)  # every decision counts as slow (a 10-player game's can take seconds)
+    woken = threading.Event()
+    table = Table(store=store)
+    table.wake = woken.set  # the session's: it submits a Tick
+    assert table.handle(NewGame("classic", SEATS, seed=7, bots=(("Colonel Mustard", "expert"),))).ok
+    assert table.handle(StartGame()).ok
+    assert table.handle(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
+    assert table.handle(Play("Miss Scarlet", Move("Miss Scarlet", sorted(table.view("Miss Scarlet")["legal_destinations"])[0]))).ok
+    if table.state is not None and table.state.turn.seat == "Miss Scarlet":
+        assert table.handle(Play("Miss Scarlet", EndTurn("Miss Scarlet"))).ok
+    # The bot's first decision was made at once; from then on it thinks on a helper thread.
+    assert table.state is not None and table.state.turn.seat == "Colonel Mustard"
+    thinking = table.state.actions
+    refused = table.handle(Play("Mrs. White", Roll("Mrs. White")))  # the table still answers meanwhile
+    assert refused.error is not None and refused.error["code"] == "not_your_turn"
+    for _ in range(40):
+        if table.state.over or table.state.turn.seat != "Colonel Mustard":
+            break
+        assert woken.wait(timeout=10), "the bot's decision never woke the table"
+        woken.clear()
+        assert table.handle(Tick()).ok  # what the session does when woken
+    assert table.state.actions > thinking
+    assert table.state.over or table.state.turn.seat == "Mrs. White"
 
 
 def test_a_bots_move_on_a_sensed_board_is_asked_of_a_person_and_the_sensed_move_is_its_move(store: Store) -> None:
