@@ -69,6 +69,7 @@ class Assistants:
     done: dict[str, tuple[int, Notebook | Contradiction]] = field(default_factory=dict)  # seat -> (facts, result)
     slow: set[str] = field(default_factory=set)
     queued: set[tuple[str, int]] = field(default_factory=set)
+    latest: dict[str, int] = field(default_factory=dict)  # seat -> the newest facts count queued
     lock: threading.Lock = field(default_factory=threading.Lock)
     pool: ThreadPoolExecutor | None = None
 
@@ -115,11 +116,16 @@ class Assistants:
             if (seat, key) in self.queued:
                 return
             self.queued.add((seat, key))
+            self.latest[seat] = max(key, self.latest.get(seat, 0))
         if self.pool is None:
             self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clue-assistant")
         wake = self.wake
 
         def job() -> None:
+            with self.lock:
+                stale = self.latest.get(seat, key) > key
+            if stale:
+                return  # the seat has learnt more since: only its newest notebook is worth the time
             self._work(seat, key, problem)
             if wake is not None:
                 wake()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -133,3 +134,23 @@ def _replayed(lines):
     for number, line in enumerate(lines[1:], start=2):
         game.step(number, json.dumps(line))
     return game
+
+
+def test_a_notebook_overtaken_by_newer_facts_is_not_worked_out(monkeypatch):
+    worked = []
+    real = assistant.deduce
+    monkeypatch.setattr(assistant, "deduce", lambda *problem: worked.append(len(problem[2])) or real(*problem))
+    woken = threading.Event()
+    assistants = Assistants(_replayed(SEED_3[:2]).state.edition.deck, wake=woken.set)
+    assistants.slow.add("Mrs. Peacock")
+    gate = threading.Event()
+    assistants.pool = ThreadPoolExecutor(max_workers=1)
+    assistants.pool.submit(gate.wait, 10)  # the helper is busy with another seat's notebook
+    older = [_redact(event, "Mrs. Peacock") for event in _replayed(SEED_3[:60]).state.log]
+    newer = [_redact(event, "Mrs. Peacock") for event in _replayed(SEED_3[:89]).state.log]
+    assert assistants.view("Mrs. Peacock", older, "certain")["pending"]
+    assert assistants.view("Mrs. Peacock", newer, "certain")["pending"]
+    gate.set()
+    assert woken.wait(10)
+    assert assistants.view("Mrs. Peacock", newer, "certain")["can_accuse"]
+    assert worked == [len(assistants.knows["Mrs. Peacock"].facts)]  # only the newest was counted
