@@ -456,12 +456,81 @@ class _Count:
     def _forward(self, identity: bool, stop: int | None = None) -> list[dict[int, int]]:
         layers = [{self._start(identity): 1}]
         for index in range(len(self.cards) if stop is None else stop):
-            layer: dict[int, int] = defaultdict(int)
-            for state, count in layers[-1].items():
-                for after, _, ways in self._after(index, state, identity):
-                    layer[after] += count * ways
-            layers.append(layer)
+            layers.append(self._forward_step(index, layers[-1], identity))
         return layers
+
+    def _steps(self, index: int, identity: bool) -> list[tuple[int, int, int, int, bool]]:
+        """Card ``index``'s moves as state arithmetic: (place, bits kept, field checked, change, counted).
+
+        The field checked is -1 for the envelope (its category's field must be
+        empty; the change is OR-ed in); else it must be non-zero and the change
+        is added. ``counted``: the field counts interchangeable players, each a
+        way. The same moves as :meth:`_after`, laid out for tight loops.
+        """
+        shift = self.envelope_shift[self.category[index]]
+        result = []
+        for place, met, field, top in self.moves[index]:
+            if field < 0:
+                mark = (self.group_of[self.cards[index]] if identity else 1) << shift
+                result.append((place, ~met, -1, mark, False))
+            elif not top:
+                result.append((place, ~met, field, -(1 << field), False))
+            else:
+                for left in range(1, top + 1):
+                    at = field + FIELD * (left - 1)
+                    result.append((place, ~met, at, -(1 << at) + ((1 << (at - FIELD)) if left > 1 else 0), True))
+        return result
+
+    def _forward_step(self, index: int, layer: dict[int, int], identity: bool) -> dict[int, int]:
+        """The states after card ``index`` and the ways to reach each (the hot loop: kept flat)."""
+        shift = self.envelope_shift[self.category[index]]
+        closing, last = self.closing[index], self.last[index]
+        out: dict[int, int] = defaultdict(int)
+        items = list(layer.items())
+        for _, keep, at, change, counted in self._steps(index, identity):
+            if at < 0:
+                for state, count in items:
+                    if not (state >> shift) & MASK:
+                        after = (state | change) & keep
+                        if not after & closing:
+                            out[after] += count
+                continue
+            for state, count in items:
+                players = (state >> at) & MASK
+                if players:
+                    after = (state + change) & keep
+                    if after & closing or (last and not (after >> shift) & MASK):
+                        continue
+                    out[after] += count * players if counted else count
+        return out
+
+    def _backward_step(self, index: int, layer: dict[int, int], ways: dict[int, int]) -> tuple[dict[int, int], list[int]]:
+        """Ways to finish from each state before card ``index``, and the deals putting it at each place.
+
+        ``ways`` holds only states that can finish, so a dead state needs no check here.
+        """
+        shift = self.envelope_shift[self.category[index]]
+        earlier: dict[int, int] = defaultdict(int)
+        at_place = [0] * len(self.places)
+        items = list(layer.items())
+        for place, keep, at, change, counted in self._steps(index, identity=False):
+            total = 0
+            for state, count in items:
+                if at < 0:
+                    if (state >> shift) & MASK:
+                        continue
+                    finish = ways.get((state | change) & keep)
+                elif (players := (state >> at) & MASK):
+                    finish = ways.get((state + change) & keep)
+                    if finish and counted:
+                        finish *= players
+                else:
+                    continue
+                if finish:
+                    earlier[state] += finish
+                    total += count * finish
+            at_place[place] += total
+        return dict(earlier), at_place
 
     def card_counts(self) -> tuple[int, dict[str, dict[str, int]]]:
         """How many deals fit (wrong accusations aside), and for each card how many put it at each place."""
@@ -470,18 +539,8 @@ class _Count:
         self.ways = [ways]  # kept (last layer first) for the triple pass
         found: dict[str, dict[str, int]] = {}
         for index in range(len(self.cards) - 1, -1, -1):
-            at = [0] * len(self.places)
-            earlier: dict[int, int] = {}
-            for state, count in forward[index].items():
-                total = 0
-                for after, place, choices in self._after(index, state, identity=False):
-                    finish = ways.get(after, 0) * choices
-                    total += finish
-                    at[place] += count * finish
-                if total:
-                    earlier[state] = total
+            ways, at = self._backward_step(index, forward[index], ways)
             found[self.cards[index]] = self._per_player(at)
-            ways = earlier
             self.ways.append(ways)
         self.ways.reverse()
         self.forward = forward
