@@ -37,6 +37,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/board_link.py
 	$(BIN)/python benchmarks/session.py
 	$(BIN)/python benchmarks/web.py --quick
+	$(BIN)/python benchmarks/deduction.py --quick
 
 screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots
