@@ -79,6 +79,10 @@ def _run(args: argparse.Namespace) -> int:
 
     setup_logging(args.log_level, sys.stderr)
     sys.setswitchinterval(SWITCH_INTERVAL)
+    # Until the wait for a signal begins, SIGTERM (a service stopped early, or
+    # one stopped right after the join URLs are printed) leaves through the
+    # context managers below, so the table, web server and store still close.
+    signal.signal(signal.SIGTERM, _leave)
     path = _config_path(args)
     # The mock table wires its emulated handhelds like the example config, unless told otherwise.
     if path or not args.mock:
@@ -211,6 +215,10 @@ def _drive(rig: MockTable, args: argparse.Namespace) -> int:
         return 0
     _wait_for_signal()
     return 0
+
+
+def _leave(*_: object) -> None:
+    raise SystemExit(0)
 
 
 def _wait_for_signal() -> None:
