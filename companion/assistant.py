@@ -24,10 +24,16 @@ from .knowledge import Knowledge
 MODES = ("off", "certain", "probabilities")
 
 
+ALIASES = {"none": "off", "no": "off", "certain facts": "certain", "certain facts only": "certain", "facts": "certain",
+           "probability": "probabilities", "with probabilities": "probabilities", "full": "probabilities"}
+
+
 def check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise BadInput(f"assistant must be one of {', '.join(MODES)}, not {mode!r}")
-    return mode
+    """The assistant mode meant (the issue's own words, any case, - or _ for spaces, are accepted)."""
+    plain = mode.strip().lower().replace("_", " ").replace("-", " ")
+    if plain in MODES or plain in ALIASES:
+        return ALIASES.get(plain, plain)
+    raise BadInput(f"assistant must be one of {', '.join(MODES)}, not {mode!r}")
 
 
 def summary(notebook: Notebook, mode: str) -> dict[str, Any]:

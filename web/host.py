@@ -9,8 +9,10 @@ import segno
 from flask import Blueprint, Response, jsonify, render_template, request, session
 
 from companion.assistant import MODES as ASSISTANT_MODES
+from companion.assistant import check_mode
 from companion.commands import EndGame, NewGame, Resume, StartGame
 from companion.edition import load_edition
+from companion.errors import BadInput
 from companion.enrolment import pieces_of
 from companion.pairing import JOIN_PATH
 from companion.table import Table
@@ -130,8 +132,10 @@ def new_game() -> tuple[Response, int]:
     if deal not in DEALS or dice not in DICE:
         raise ApiError(400, "bad_field", f"deal must be one of {', '.join(DEALS)}; dice one of {', '.join(DICE)}.")
     assistant = body.get("assistant") or "off"
-    if assistant not in ASSISTANT_MODES:
-        raise ApiError(400, "bad_field", f"assistant must be one of {', '.join(ASSISTANT_MODES)}.")
+    try:
+        assistant = check_mode(assistant)
+    except BadInput:
+        raise ApiError(400, "bad_field", f"assistant must be one of {', '.join(ASSISTANT_MODES)}.") from None
     bots = tuple((body.get("bots") or {}).items())
     if not all(isinstance(seat, str) and isinstance(level, str) and seat in seats for seat, level in bots):
         raise ApiError(400, "bad_field", "bots must map seated suspects to a level.")

@@ -326,6 +326,8 @@ def test_the_assistant_and_computer_players_are_chosen_by_the_host(app: Flask) -
     refused(host.post("/api/host/new", {**base, "bots": {"Mr. Green": "expert"}}), 400, "bad_field")
     refused(host.post("/api/host/new", {**base, "bots": [WHITE]}), 400, "bad_field")
     assert host.post("/api/host/new", {**base, "bots": {WHITE: "genius"}}).status_code == 400
+    ok(host.post("/api/host/new", {**base, "assistant": "With probabilities"}))  # the host's own words do
+    assert host.json("/api/host")["settings"]["assistant"] == "probabilities"
     ok(host.post("/api/host/new", {**base, "assistant": "certain", "bots": {WHITE: "expert"}}))
     seats = host.json("/api/host")["seats"]
     ok(host.post("/api/host/start", {}))
