@@ -94,7 +94,8 @@ class Notebook:
     places: tuple[str, ...]  # the players in seat order, then aside (if any), then the envelope
 
     def probability(self, card: str, place: str) -> Fraction:
-        return Fraction(self.counts[card].get(place, 0), self.deals)
+        """0 everywhere for a face-up card: it lies in no hand and not in the envelope."""
+        return Fraction(self.counts.get(card, {}).get(place, 0), self.deals)
 
     @property
     def envelope(self) -> dict[str, Fraction]:

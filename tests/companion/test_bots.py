@@ -27,9 +27,13 @@ def test_an_expert_beats_bots_that_suggest_at_random_over_1000_games():
     assert expert_rate > 3 * random_rate
 
 
-@pytest.mark.parametrize("edition", ["master_detective", "big_bang_theory", "doctor_who"])
-def test_bots_finish_games_in_every_edition(edition):
-    outcomes = [play(load_edition(edition), ["expert", "random", "bold"], seed) for seed in range(3)]
+@pytest.mark.parametrize(("edition", "players"), [
+    ("master_detective", 3), ("big_bang_theory", 3), ("doctor_who", 3), ("classic", 5),
+    ("big_bang_theory", 4), ("doctor_who", 4),  # leftover cards lie face up
+])
+def test_bots_finish_games_in_every_edition(edition, players):
+    levels = (["expert", "random", "bold"] * 2)[:players]
+    outcomes = [play(load_edition(edition), levels, seed) for seed in range(3)]
     assert all(outcome.finished for outcome in outcomes)
     assert all(outcome.turns > 0 for outcome in outcomes)
 
