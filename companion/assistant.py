@@ -150,7 +150,8 @@ def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[
 
     ``records`` maps each seat to the whole game's record as that seat saw it.
     The moment is given as the turn number and the event that settled it;
-    the game-over event itself does not count. Certainty only grows as facts
+    the winning accusation and the game-over event, which show everyone the
+    solution, do not count. Certainty only grows as facts
     are added, so the moment is found by bisection: a handful of notebooks
     per seat, not one per event.
     """
@@ -160,8 +161,8 @@ def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[
 def _first_certain(deck: Deck, seat: str, record: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     knows, steps, turn = Knowledge(seat, deck), [], 0  # steps: (facts so far, event index, turn) per new fact
     for index, event in enumerate(record):
-        if event.get("type") == "game_over":
-            break
+        if event.get("type") == "game_over" or (event.get("type") == "accused" and event.get("correct")):
+            break  # the solution is out: nobody "could have" accused from here
         turn += event.get("type") == "turn_started"
         before = len(knows.facts)
         knows.learn(event, f"event {index + 1}")

@@ -94,6 +94,20 @@ def test_review_gives_each_seats_first_certain_moment():
     assert {entry["seat"] for entry in table.view(None)["review"]} == set(SEED_3[0]["seats"])
 
 
+def test_the_winning_accusation_does_not_count_as_a_moment_others_could_have_accused():
+    seats = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
+    table = Table()
+    assert table.handle(NewGame("classic", seats, seed=3, bots=tuple((seat, "expert") for seat in seats))).ok
+    assert table.handle(StartGame()).ok and table.state.over  # three bots play the game out
+    log = [event.to_dict() for event in table.state.log]
+    won = next(index for index, event in enumerate(log) if event["type"] == "accused" and event["correct"])
+    moments = {entry["seat"]: entry["could_accuse"] for entry in table.view(None)["review"]}
+    assert moments[log[won]["seat"]]["event"] <= won  # the winner was certain before accusing
+    # The others learnt the solution only from the winner's accusation: that is no moment of theirs.
+    assert all(moment is None or moment["event"] <= won for moment in moments.values())
+    assert any(moment is None for moment in moments.values())
+
+
 def _redact(event, seat):
     from companion.views import event_for
     return event_for(event, seat)
