@@ -122,6 +122,8 @@ class Notes:
         by = self._answering(data["seat"])
         assert self.suggestion is not None  # _answering checked it
         to = self._seated(data["to"]) if "to" in data else self.suggestion["seat"]
+        if to == by:
+            raise BadInput(f"{by} cannot show a card to themselves")
         event = {"type": "card_shown", "by": by, "to": to}
         if "card" in data:
             card = self.edition.deck.resolve(data["card"])

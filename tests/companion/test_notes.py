@@ -90,6 +90,17 @@ def test_a_player_who_passed_and_then_showed_the_card_is_reported_with_both_line
                                                 "line 5: Mrs. White passed"]
 
 
+def test_a_show_must_go_from_one_player_to_another(tmp_path, capsys):
+    results = notebook(tmp_path, capsys, [
+        SETUP,
+        {"type": "suggest", "seat": "Miss Scarlet", "suspect": "Colonel Mustard", "weapon": "Wrench", "room": "Lounge"},
+        {"type": "show", "seat": "Mrs. White", "to": "Mrs. White"},
+        {"type": "show", "seat": "Miss Scarlet"},
+    ])
+    assert results[2]["error"]["message"] == "Mrs. White cannot show a card to themselves"
+    assert results[3]["error"]["message"] == "Miss Scarlet made the suggestion and does not answer it"
+
+
 def test_showing_someone_a_card_you_do_not_hold_is_a_contradiction(tmp_path, capsys):
     results = notebook(tmp_path, capsys, [
         SETUP,
@@ -126,6 +137,7 @@ def test_a_pass_then_a_card_shown_by_someone_else_narrows_the_envelope(tmp_path,
     ({"type": "guess"}, "unknown line type"),
     ({"type": "notes", **SETUP}, "only be the first line"),
     ({"type": "pass", "seat": "Mrs. White", "extra": 1}, "unknown field"),
+    ({"type": "show", "seat": "Mrs. White", "to": "Mrs. White"}, "no suggestion is under way"),
 ])
 def test_a_bad_line_is_rejected_with_a_message_and_reading_goes_on(tmp_path, capsys, line, message):
     results = notebook(tmp_path, capsys, [SETUP, line, {"type": "end_turn"}])
