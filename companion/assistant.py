@@ -145,7 +145,8 @@ def _shown(result: Notebook | Contradiction, mode: str) -> dict[str, Any]:
     return summary(result, mode)
 
 
-def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]],
+           public: Sequence[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """For each seat, the first moment its own record made the envelope certain.
 
     ``records`` maps each seat to the whole game's record as that seat saw it.
@@ -153,12 +154,16 @@ def review(deck: Deck, records: Mapping[str, Sequence[dict[str, Any]]]) -> list[
     the winning accusation and the game-over event, which show everyone the
     solution, do not count. Certainty only grows as facts
     are added, so the moment is found by bisection: a handful of notebooks
-    per seat, not one per event.
+    per seat, not one per event. The review is shown to everyone, so the
+    event is given as ``public`` (the record as the table sees it, event for
+    event) has it when given: a card shown to the seat stays private.
     """
-    return [{"seat": seat, "could_accuse": _first_certain(deck, seat, record)} for seat, record in records.items()]
+    return [{"seat": seat, "could_accuse": _first_certain(deck, seat, record, public or record)}
+            for seat, record in records.items()]
 
 
-def _first_certain(deck: Deck, seat: str, record: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+def _first_certain(deck: Deck, seat: str, record: Sequence[dict[str, Any]],
+                   shown: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     knows, steps, turn = Knowledge(seat, deck), [], 0  # steps: (facts so far, event index, turn) per new fact
     for index, event in enumerate(record):
         if event.get("type") == "game_over" or (event.get("type") == "accused" and event.get("correct")):
@@ -186,4 +191,4 @@ def _first_certain(deck: Deck, seat: str, record: Sequence[dict[str, Any]]) -> d
         else:
             low = middle + 1
     _, index, turn = steps[low]
-    return {"turn": turn, "event": index + 1, "after": dict(record[index])}
+    return {"turn": turn, "event": index + 1, "after": dict(shown[index])}

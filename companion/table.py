@@ -501,21 +501,22 @@ class Table:
         if not state.over:
             return None
         if self._review is None or self._review[0] != len(state.log):
+            key = len(state.log)
             records = {seat: self._records.for_viewer(state.log, seat) for seat in state.seats}
-            self._review = (len(state.log), [])
+            public = self._records.for_viewer(state.log, None)  # what the review may name: everyone sees it
+            self._review = (key, [])
             if self.wake is None:
-                self._review = (len(state.log), review(state.edition.deck, records))
+                self._reviewed(key, review(state.edition.deck, records, public))
             else:
-                threading.Thread(target=self._review_later, args=(len(state.log), state, records),
+                threading.Thread(target=lambda: self._reviewed(key, review(state.edition.deck, records, public)),
                                  name="clue-review", daemon=True).start()
         return self._review[1] or None
 
-    def _review_later(self, key: int, state: GameState, records: dict[str, list[dict[str, Any]]]) -> None:
-        result = review(state.edition.deck, records)
+    def _reviewed(self, key: int, result: list[dict[str, Any]]) -> None:
         if self._review is not None and self._review[0] == key:
             self._review = (key, result)
-        if self.wake is not None:
-            self.wake()
+            if self.wake is not None:
+                self.wake()
 
     def _session_keys(self, seat: str | None) -> View:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None

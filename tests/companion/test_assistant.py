@@ -108,6 +108,18 @@ def test_the_winning_accusation_does_not_count_as_a_moment_others_could_have_acc
     assert any(moment is None for moment in moments.values())
 
 
+def test_the_review_names_no_card_shown_privately_to_a_seat():
+    seats = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
+    table = Table()
+    assert table.handle(NewGame("classic", seats, seed=2, bots=tuple((seat, "expert") for seat in seats))).ok
+    assert table.handle(StartGame()).ok and table.state.over
+    moments = {entry["seat"]: entry["could_accuse"] for entry in table.view(None)["review"]}
+    # Mrs. White was certain once Colonel Mustard showed her the Candlestick; the table only saw "a card".
+    assert moments["Mrs. White"]["after"] == {"type": "card_shown", "by": "Colonel Mustard", "to": "Mrs. White"}
+    for viewer in (None, *seats):
+        assert "Candlestick" not in str(table.view(viewer)["review"])
+
+
 def _redact(event, seat):
     from companion.views import event_for
     return event_for(event, seat)
