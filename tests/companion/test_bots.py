@@ -60,3 +60,7 @@ def test_simulate_prints_win_rates_turns_and_speed(capsys):
     assert main(["simulate", "--bots", "9"]) == 2
     assert main(["simulate", "--levels", "genius"]) == 2
     assert "unknown level" in capsys.readouterr().err
+    assert main(["simulate", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
+    assert main(["simulate", "--edition", "monopoly"]) == 2
+    assert "unknown edition 'monopoly'" in capsys.readouterr().err
