@@ -430,29 +430,6 @@ class _Count:
                     state |= (self.group_of[card] if identity else 1) << self.envelope_shift[at]
         return state | ((1 << len(self.setup.clauses)) - 1) << self.clause_shift
 
-    def _after(self, index: int, state: int, identity: bool) -> list[tuple[int, int, int]]:
-        """The states placing card ``index`` can lead to: (state, place index, how many ways)."""
-        shift = self.envelope_shift[self.category[index]]
-        closing, last = self.closing[index], self.last[index]
-        result = []
-        for place, met, field, top in self.moves[index]:
-            if field < 0:
-                if (state >> shift) & MASK:
-                    continue
-                options = [(state | ((self.group_of[self.cards[index]] if identity else 1) << shift), 1)]
-            elif not top:
-                if not (state >> field) & MASK:
-                    continue
-                options = [(state - (1 << field), 1)]
-            else:
-                options = _take(state, field, top)
-            for after, ways in options:
-                after &= ~met
-                if after & closing or (last and not (after >> shift) & MASK):
-                    continue
-                result.append((after, place, ways))
-        return result
-
     def _forward(self, identity: bool, stop: int | None = None) -> list[dict[int, int]]:
         layers = [{self._start(identity): 1}]
         for index in range(len(self.cards) if stop is None else stop):
@@ -465,7 +442,7 @@ class _Count:
         The field checked is -1 for the envelope (its category's field must be
         empty; the change is OR-ed in); else it must be non-zero and the change
         is added. ``counted``: the field counts interchangeable players, each a
-        way. The same moves as :meth:`_after`, laid out for tight loops.
+        way.
         """
         shift = self.envelope_shift[self.category[index]]
         result = []
@@ -607,23 +584,27 @@ class _Count:
         return sum(((state >> shift) & MASK) << shift for shift in self.envelope_shift)
 
     def _tail(self, start: int, shift: int, width: int) -> dict[int, int]:
-        """From each state where the last category begins: ways to finish, per envelope card set, packed."""
+        """From each state where the last category's run begins: ways to finish, per envelope card set, packed.
+
+        A state whose last-category envelope card was placed earlier is left
+        out: only the head knows which card that was.
+        """
         after_layer: dict[int, int] = {}
         for index in range(len(self.cards) - 1, start - 1, -1):
             slot = width * (self.group_of[self.cards[index]] - 1)
-            ways, layer = self.ways[index + 1], {}
-            for state in self.forward[index]:
-                if (state >> shift) & MASK:
-                    continue  # the envelope's card was placed earlier: only the head knows which
-                total = 0
-                for after, _, choices in self._after(index, state, identity=False):
-                    if (after >> shift) & MASK:
-                        total += ways.get(after, 0) * choices << slot
-                    else:
-                        total += after_layer.get(after, 0) * choices
-                if total:
-                    layer[state] = total
-            after_layer = layer
+            ways, layer = self.ways[index + 1], defaultdict[int, int](int)
+            states = [state for state in self.forward[index] if not (state >> shift) & MASK]
+            for _, keep, at, change, counted in self._steps(index, identity=False):
+                for state in states:
+                    if at < 0:  # this card goes to the envelope: its slot gets the plain ways to finish
+                        finish = ways.get((state | change) & keep)
+                        if finish:
+                            layer[state] += finish << slot
+                    elif (players := (state >> at) & MASK):
+                        packed = after_layer.get((state + change) & keep)
+                        if packed:
+                            layer[state] += packed * players if counted else packed
+            after_layer = dict(layer)
         return after_layer
 
     def _share(self, ends: Iterable[tuple[int, int]]) -> dict[Triple, int]:
@@ -654,21 +635,3 @@ def _card_order(deck: Deck, order: list[int], setup: _Setup) -> list[str]:
     for _, cards in sorted(setup.clauses, key=lambda clause: len(clause[1])):
         first.extend(card for card in sorted(cards & position.keys(), key=position.__getitem__) if card not in first)
     return first + [card for card in by_category if card not in first]
-
-
-def _take(state: int, field: int, top: int) -> list[tuple[int, int]]:
-    """One more card to a set of interchangeable players whose fields start at ``field``.
-
-    Each way it can go (to one who still takes 1, 2, ... top cards) and how
-    many players that way stands for.
-    """
-    result = []
-    for left in range(1, top + 1):
-        at = field + FIELD * (left - 1)
-        players = (state >> at) & MASK
-        if players:
-            after = state - (1 << at)
-            if left > 1:
-                after += 1 << (at - FIELD)
-            result.append((after, players))
-    return result
