@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .actions import EndTurn, Setup
+from .bot_seats import actor
 from .bots import LEVELS, Bot, Routes
 from .edition import Edition, load_edition
 from .engine import apply, new_game
@@ -53,18 +54,11 @@ def play(edition: Edition, levels: list[str], seed: int) -> Outcome:
     for number in range(2, LIMIT + 2):
         if state.over:
             break
-        state, events = _act(state, bots[_actor(state)])
+        state, events = _act(state, bots[actor(state)])
         turns += sum(1 for event in events if event.type == "turn_started")
         _tell(bots, events, number)
     winner = state.winner if state.over else None
     return Outcome(dict(zip(seats, levels)), winner, turns, state.over)
-
-
-def _actor(state: GameState) -> str:
-    turn = state.turn
-    if turn.phase is Phase.REFUTING and turn.refutation and turn.refutation.asked:
-        return turn.refutation.asked
-    return turn.seat
 
 
 def _act(state: GameState, bot: Bot) -> tuple[GameState, tuple[Event, ...]]:
