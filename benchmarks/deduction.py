@@ -3,7 +3,7 @@
 Run with ``python benchmarks/deduction.py`` (``--quick`` for a short run, as
 ``make bench`` would want). Each game is played at random with a fixed number of
 players (the edition's first N suspects, clockwise in deck order) by
-``companion.playout.choose``, and recorded as game-record lines. The record is
+``companion.deduction.playout.choose``, and recorded as game-record lines. The record is
 then replayed as the first seat sees it (``Replay(..., view=seat)``), its events
 fed to ``Knowledge``, exactly as ``clue-companion notebook`` does. After every
 line whose events added to the seat's facts, one ``Knowledge.notebook()`` call
@@ -31,12 +31,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.actions import Setup
-from companion.edition import load_edition
-from companion.engine import apply, new_game
-from companion.knowledge import Knowledge
-from companion.playout import choose
-from companion.replay import Replay
+from companion.deduction.knowledge import Knowledge
+from companion.deduction.playout import choose
+from companion.record.replay import Replay
+from companion.rules.actions import Setup
+from companion.rules.edition import load_edition
+from companion.rules.engine import apply, new_game
 
 MEDIAN_TARGET_MS, WORST_TARGET_MS = 50.0, 500.0
 ACTION_LIMIT = 5000  # a random game that has not ended by then is measured as far as it went

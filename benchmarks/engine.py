@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion import apply, legal_destinations, load_edition, new_game
-from companion.actions import Setup
-from companion.board import Board
-from companion.edition import Edition
-from companion.movement import destinations
-from companion.playout import choose, random_game, random_setup
-from companion.state import GameState, Phase, Turn
+from companion.deduction.playout import choose, random_game, random_setup
+from companion.rules.actions import Setup
+from companion.rules.board import Board
+from companion.rules.edition import Edition
+from companion.rules.movement import destinations
+from companion.rules.state import GameState, Phase, Turn
 
 APPLY_TARGET_US = 100.0
 WORST_TARGET_MS = 5.0

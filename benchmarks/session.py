@@ -34,18 +34,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.actions import EndTurn, Move, Roll  # noqa: E402
-from companion.commands import Play  # noqa: E402
-from companion.engine import legal_destinations  # noqa: E402
-from companion.store import Store  # noqa: E402
-from companion.tags import Piece  # noqa: E402
+from companion.cli.mock_table import FAST_BOARD, MockTable  # noqa: E402
+from companion.rules.actions import EndTurn, Move, Roll  # noqa: E402
+from companion.rules.engine import legal_destinations  # noqa: E402
+from companion.table.commands import Play  # noqa: E402
+from companion.table.store import Store  # noqa: E402
+from companion.table.tags import Piece  # noqa: E402
 from hardware.board_core import BoardTiming  # noqa: E402
 from hardware.link_core import LinkTiming  # noqa: E402
-from hardware.mock_table import FAST_BOARD, MockTable  # noqa: E402
 from hardware.virtual_board import VirtualBoard  # noqa: E402
 
 TURNS = 300
-from hardware.run_command import SWITCH_INTERVAL  # noqa: E402
+from companion.cli.run import SWITCH_INTERVAL  # noqa: E402
+
 P99_TARGET_MS = 20.0
 MEMORY_TARGET_MB = 80.0
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green")

@@ -10,12 +10,12 @@ are the only way state leaves it.
 ['h21', 'h23', 'i22', 'i24']
 """
 
-from .actions import Accuse, Action, DealSpec, EndTurn, Move, Pass, Roll, Setup, Show, Suggest
-from .edition import Edition, load_edition
-from .engine import apply, legal_destinations, new_game
-from .errors import ClueError
-from .state import GameState
-from .views import public_view, seat_view
+from companion.rules.actions import Accuse, Action, DealSpec, EndTurn, Move, Pass, Roll, Setup, Show, Suggest
+from companion.rules.edition import Edition, load_edition
+from companion.rules.engine import apply, legal_destinations, new_game
+from companion.rules.errors import ClueError
+from companion.rules.state import GameState
+from companion.rules.views import public_view, seat_view
 
 __all__ = [
     "Accuse",

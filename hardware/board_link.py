@@ -29,7 +29,7 @@ import serial
 import serial.threaded
 from serial.tools import list_ports
 
-from companion.errors import ClueError
+from companion.rules.errors import ClueError
 
 from .link_core import LinkCore, LinkTiming
 from .link_events import BoardInfo, LinkDown, LinkEvent

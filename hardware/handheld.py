@@ -1,6 +1,6 @@
 """A seat's handheld: a 128x64 OLED (luma.oled) and three or four buttons (gpiozero).
 
-The unit shows the seat's newest view through :mod:`companion.prompts` and
+The unit shows the seat's newest view through :mod:`companion.table.prompts` and
 :mod:`hardware.screens`, and turns button presses into commands for the
 session. Like gpiozero's devices it has a real and a mock side behind one
 interface: the display is luma's SSD1306/SH1106 on I2C (through a TCA9548A
@@ -42,11 +42,11 @@ from typing import Any
 
 from PIL import Image
 
-from companion import prompts
-from companion.commands import Command
-from companion.errors import ClueError
-from companion.fanout import Mailbox
-from companion.prompts import Menu
+from companion.rules.errors import ClueError
+from companion.table import prompts
+from companion.table.commands import Command
+from companion.table.fanout import Mailbox
+from companion.table.prompts import Menu
 
 from .hardware_config import HandheldsConfig, HandheldWiring, HardwareConfig
 from .screens import HEIGHT, WIDTH, render_image
@@ -356,7 +356,6 @@ class Handheld:
 
     def _open_buttons(self) -> None:
         from gpiozero import Button  # type: ignore[import-untyped]
-
         from gpiozero.pins.mock import MockFactory
 
         factory = self._pin_factory()

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.errors import ClueError
+from companion.rules.errors import ClueError
 
 T = TypeVar("T")
+# The mock rig plays with this file when no config is given; docs/hardware.md starts from it too.
+EXAMPLE_CONFIG = Path(__file__).with_name("clue-companion.example.toml")
 ZONE_KINDS = ("room", "door", "seat", "centre", "space")
 DISPLAYS = ("luma", "dummy", "capture")
 DRIVERS = ("ssd1306", "sh1106")

@@ -1,4 +1,4 @@
-"""Screens: a :class:`companion.prompts.Screen` drawn on a 128x64 one-bit OLED.
+"""Screens: a :class:`companion.table.prompts.Screen` drawn on a 128x64 one-bit OLED.
 
 Only drawing happens here: :func:`layout` places every string, box, arrow and
 QR code, and :func:`render` draws that layout on whatever ``ImageDraw`` it is
@@ -11,7 +11,7 @@ lines and names wrap; the list scrolls around the cursor, with an arrow at the
 right when there is more), and a footer with the buttons' meaning. A screen
 with a QR code has it on the left and its words beside it.
 
->>> from companion.prompts import Screen
+>>> from companion.table.prompts import Screen
 >>> image = render_image(Screen("shown", "Card shown", ("Mrs. Peacock showed you:",), ("Candlestick",)))
 >>> image.size, image.mode
 ((128, 64), '1')
@@ -29,7 +29,7 @@ from functools import cache
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.prompts import Screen
+from companion.table.prompts import Screen
 
 WIDTH, HEIGHT = 128, 64
 CELL_W, CELL_H = 6, 11  # the bitmap font's character cell; its ink sits in rows 1-10

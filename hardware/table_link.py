@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.commands import BoardDown, BoardUp, Command, TagLost, TagSeen
+from companion.table.commands import BoardDown, BoardUp, Command, TagLost, TagSeen
 
 from .link_events import LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved
 

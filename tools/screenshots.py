@@ -22,10 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.actions import Move, Roll, Suggest  # noqa: E402
-from companion.commands import Play  # noqa: E402
-from companion.store import Store  # noqa: E402
-from hardware.mock_table import MockTable  # noqa: E402
+from companion.cli.mock_table import MockTable  # noqa: E402
+from companion.rules.actions import Move, Roll, Suggest  # noqa: E402
+from companion.table.commands import Play  # noqa: E402
+from companion.table.store import Store  # noqa: E402
 from web import create_app  # noqa: E402
 from web.serve import WebServer  # noqa: E402
 

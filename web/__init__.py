@@ -1,6 +1,6 @@
-"""The companion's web page: a Flask app factory over a running :class:`~companion.session.Session`.
+"""The companion's web page: a Flask app factory over a running :class:`~companion.table.session.Session`.
 
->>> from companion.session import Session, Table
+>>> from companion.table.session import Session, Table
 >>> with Session(Table()) as session:
 ...     app = create_app(session, {"HOST_PIN": "2468", "TESTING": True})
 ...     app.test_client().get("/api/table").get_json()["stage"]
@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask
 
-from companion.session import Session
+from companion.table.session import Session
 
 from . import events, guard, host, player, sim, table
 from .context import WebContext

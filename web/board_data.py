@@ -1,12 +1,12 @@
-"""The board as the pages draw it: the SVG from :mod:`companion.drawing` plus where each place is."""
+"""The board as the pages draw it: the SVG from :mod:`companion.rules.drawing` plus where each place is."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any
 
-from companion.drawing import Layout, board_drawing, place_centre, to_svg
-from companion.edition import bundled_ids, load_edition
+from companion.rules.drawing import Layout, board_drawing, place_centre, to_svg
+from companion.rules.edition import bundled_ids, load_edition
 
 
 def editions() -> tuple[str, ...]:

@@ -17,13 +17,14 @@ from typing import Any
 
 from flask import current_app
 
-from companion.commands import Command
-from companion.errors import ClueError
-from companion.fanout import Mailbox
-from companion.narrate import describe
-from companion.pairing import SETTING as TOKENS_SETTING, Pairing
-from companion.session import Session
-from companion.table import Outcome, Table
+from companion.record.narrate import describe
+from companion.rules.errors import ClueError
+from companion.table.commands import Command
+from companion.table.fanout import Mailbox
+from companion.table.pairing import SETTING as TOKENS_SETTING
+from companion.table.pairing import Pairing
+from companion.table.session import Session
+from companion.table.table import Outcome, Table
 
 from .guard import ApiError, RateLimiter
 
@@ -39,7 +40,7 @@ class WebContext:
         self.session = session
         self.timeout = float(config.get("SESSION_TIMEOUT", 10.0))
         self.keepalive = float(config.get("KEEPALIVE", 15.0))
-        # The table's rig (hardware.mock_table.MockTable): it opens games with their handhelds and,
+        # The table's rig (companion.cli.mock_table.MockTable): it opens games with their handhelds and,
         # on mock hardware, lays out the virtual board. SIM: the rig is mock, /sim may drive it.
         self.rig: Any = config.get("RIG")
         self.sim: bool = bool(config.get("SIM")) and self.rig is not None

@@ -1,6 +1,6 @@
 """Server-Sent Events: one stream per page, carrying the newest view on every change.
 
-A stream subscribes a :class:`~companion.fanout.Mailbox` and writes whatever
+A stream subscribes a :class:`~companion.table.fanout.Mailbox` and writes whatever
 view is in it: a slow phone skips views instead of queueing them. The first
 message is the current view (the session puts it in the mailbox on subscribing),
 so a page that reconnects has missed nothing. Between views a comment line

@@ -8,14 +8,14 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, jsonify, render_template, request, session
 
-from companion.assistant import MODES as ASSISTANT_MODES
-from companion.assistant import check_mode
-from companion.commands import EndGame, NewGame, Resume, StartGame
-from companion.edition import load_edition
-from companion.errors import BadInput
-from companion.enrolment import pieces_of
-from companion.pairing import JOIN_PATH
-from companion.table import Table
+from companion.deduction.assistant import MODES as ASSISTANT_MODES
+from companion.deduction.assistant import check_mode
+from companion.rules.edition import load_edition
+from companion.rules.errors import BadInput
+from companion.table.commands import EndGame, NewGame, Resume, StartGame
+from companion.table.enrolment import pieces_of
+from companion.table.pairing import JOIN_PATH
+from companion.table.table import Table
 
 from .board_data import editions
 from .context import WebContext, context

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify
 
-from companion.table import Outcome
+from companion.table.table import Outcome
 
 # Refusals that are about the request rather than the game's state.
 BAD_REQUEST = {"bad_input", "unknown_card", "unknown_seat", "bad_edition", "bad_deal"}

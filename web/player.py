@@ -6,9 +6,9 @@ import json
 
 from flask import Blueprint, Response, jsonify, render_template, session
 
-from companion.commands import Command, Play, StartGame
-from companion.errors import ClueError
-from companion.record import parse_action
+from companion.record.lines import parse_action
+from companion.rules.errors import ClueError
+from companion.table.commands import Command, Play, StartGame
 
 from .context import context
 from .guard import ApiError, client_address, csrf_token, json_body

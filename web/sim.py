@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from companion.errors import ClueError
+from companion.rules.errors import ClueError
 
 from .context import WebContext, context
 from .guard import ApiError, csrf_token, json_body

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.deal import deal_cards
-from companion.edition import load_edition
-from companion.resume import replay_game
-from companion.store import Store
-from hardware.mock_table import MockTable
+from companion.cli.mock_table import MockTable
+from companion.rules.deal import deal_cards
+from companion.rules.edition import load_edition
+from companion.table.resume import replay_game
+from companion.table.store import Store
 
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 CLASSIC = load_edition("classic")

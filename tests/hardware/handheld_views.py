@@ -9,8 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion import GameState, seat_view
-from companion.commands import Command
-from companion.prompts import Menu, Screen, press, screen_for
+from companion.table.commands import Command
+from companion.table.prompts import Menu, Screen, press, screen_for
 
 JOIN_URL = "http://clue.local:8000/join/3f9a"
 

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
+from handheld_views import session_view
 from PIL import Image, ImageChops
 
 from companion import Move, Roll, Setup, apply, new_game
-from companion.commands import Command, Play, StartGame
-from companion.fanout import Mailbox
-from companion.prompts import Menu, screen_for
-from handheld_views import session_view
+from companion.table.commands import Command, Play, StartGame
+from companion.table.fanout import Mailbox
+from companion.table.prompts import Menu, screen_for
 from hardware.handheld import DISPLAY_ENV, Handheld, HandheldError, SharedI2C, open_handhelds
 from hardware.hardware_config import (HandheldsConfig, HandheldWiring, HardwareConfig, HardwareConfigError,
                                       load_hardware_config)

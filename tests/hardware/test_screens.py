@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 import segno
+from handheld_views import JOIN_URL, choose, presses, session_view
 from PIL import Image, ImageChops
 
 from companion import Accuse, DealSpec, EndTurn, Move, Roll, Setup, Show, Suggest, apply, new_game
-from companion.engine import GameState
-from companion.prompts import Menu, Screen, screen_for
-from handheld_views import JOIN_URL, choose, presses, session_view
+from companion.rules.engine import GameState
+from companion.table.prompts import Menu, Screen, screen_for
 from hardware.screens import (ARROW_X, CELL_H, CELL_W, COLUMNS, HEIGHT, WIDTH, font, layout, printable, render_image,
                               wrap)
 

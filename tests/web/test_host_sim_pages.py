@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from companion.store import Store
-from hardware.mock_table import MockTable
+from companion.cli.mock_table import MockTable
+from companion.table.store import Store
 from web import create_app
 from web.serve import WebServer
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from companion.actions import EndTurn, Move, Roll, Show, Suggest
-from companion.commands import NewGame, Notify, Play, StartGame
-from companion.session import Session, Table
+from companion.rules.actions import EndTurn, Move, Roll, Show, Suggest
+from companion.table.commands import NewGame, Notify, Play, StartGame
+from companion.table.session import Session, Table
 from web import create_app
 from web.serve import WebServer
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.actions import Roll
-from companion.commands import NewGame, Notify, Play, StartGame
-from companion.session import Session, Table
+from companion.rules.actions import Roll
+from companion.table.commands import NewGame, Notify, Play, StartGame
+from companion.table.session import Session, Table
 from web import create_app
 from web.serve import WebServer
 

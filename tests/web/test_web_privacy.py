@@ -20,13 +20,13 @@ from typing import Any
 import pytest
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
-
-from companion.edition import load_edition
-from companion.narrate import describe
-from companion.playout import choose, random_setup
-from companion.session import Session
 from web_fixtures import (CLASSIC, SEATS, Browser, Stream, host_browser, make_app, open_game, refused, running,
                           seat_browser, state_of, tap, web_of)
+
+from companion.deduction.playout import choose, random_setup
+from companion.record.narrate import describe
+from companion.rules.edition import load_edition
+from companion.table.session import Session
 
 SCARLET, MUSTARD, WHITE = SEATS
 ENVELOPE = {"suspect": "Colonel Mustard", "weapon": "Candlestick", "room": "Dining Room"}  # seed 7

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from PIL import Image
+from web_fixtures import (CLASSIC, PIN, SEATS, Browser, Stream, error_of, host_browser, make_app, open_game, refused,
+                          running, seat_browser, state_of, subscribers, tap, token_of, web_of)
 
-from companion.session import Session
-from companion.store import Store
-from hardware.mock_table import MockTable
-from web_fixtures import (CLASSIC, PIN, SEATS, Browser, Stream, error_of, host_browser, make_app, open_game,
-                          refused, running, seat_browser, state_of, subscribers, tap, token_of, web_of)
+from companion.cli.mock_table import MockTable
+from companion.table.session import Session
+from companion.table.store import Store
 
 SCARLET, MUSTARD, WHITE = SEATS
 ENVELOPE = ("Colonel Mustard", "Candlestick", "Dining Room")  # seed 7, these three seats

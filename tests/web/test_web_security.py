@@ -17,13 +17,13 @@ import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from companion.pairing import Pairing
-from companion.session import Session
-from companion.store import Store
-from hardware.mock_table import MockTable
 from web_fixtures import (PIN, SEATS, Browser, Stream, error_of, host_browser, make_app, open_game, refused, running,
                           seat_browser, state_of, subscribers, token_of, web_of)
+
+from companion.cli.mock_table import MockTable
+from companion.table.pairing import Pairing
+from companion.table.session import Session
+from companion.table.store import Store
 
 SCARLET, MUSTARD, WHITE = SEATS
 POST_ROUTES: dict[str, dict[str, Any]] = {

@@ -18,11 +18,11 @@ from typing import Any
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from companion.commands import NewGame, StartGame, TagLost, TagSeen
-from companion.edition import load_edition
-from companion.session import Session, Table
-from companion.store import Store
-from companion.tags import Piece
+from companion.rules.edition import load_edition
+from companion.table.commands import NewGame, StartGame, TagLost, TagSeen
+from companion.table.session import Session, Table
+from companion.table.store import Store
+from companion.table.tags import Piece
 from web import create_app
 from web.context import WebContext
 
@@ -39,7 +39,7 @@ ERROR_KEYS = {"ok", "error"}
 # ---- the companion -------------------------------------------------------------------------------
 
 def uid_of(piece: Piece, edition_id: str = "classic") -> str:
-    """The made-up tag UID of a piece (the same scheme as hardware.mock_table.made_up_tags)."""
+    """The made-up tag UID of a piece (the same scheme as companion.cli.mock_table.made_up_tags)."""
     deck = load_edition(edition_id).deck
     kinds = {"card": (0x10, deck.all), "mover": (0x20, deck.suspects), "weapon": (0x30, deck.weapons)}
     code, names = kinds[piece.kind]

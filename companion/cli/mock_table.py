@@ -1,0 +1,325 @@
+"""The whole companion on mock hardware: virtual board, board link, session, emulated handhelds.
+
+``clue-companion run --mock``, the end-to-end tests and the session benchmark
+all build this one rig. It also knows where every piece's tag is, so it can
+play like people at a table: ``move("Miss Scarlet", "Lounge")`` lifts her
+mover's tag and puts it on the Lounge's reader; ``tap("Rope", "Mr. Green")``
+taps the Rope card on Mr. Green's pad; ``press("Mr. Green", "ok")`` presses a
+button on his handheld.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from companion.rules.actions import Setup
+from companion.rules.edition import Edition, load_edition
+from companion.rules.engine import new_game
+from companion.rules.errors import ClueError
+from companion.rules.state import GameState
+from companion.table.commands import NewGame, Resume, StartGame
+from companion.table.fanout import View
+from companion.table.resume import resume as resume_game
+from companion.table.session import Session
+from companion.table.store import Store
+from companion.table.table import Outcome, Table
+from companion.table.tags import Piece, TagMap
+from companion.table.zones import ZoneMap
+from hardware.board_core import BoardTiming
+from hardware.board_link import BoardLink
+from hardware.handheld import Handheld, open_handhelds
+from hardware.hardware_config import EXAMPLE_CONFIG, HardwareConfig, load_hardware_config
+from hardware.link_core import LinkTiming
+from hardware.table_link import to_commands
+from hardware.virtual_board import VirtualBoard
+
+READERS = 24  # enough for every edition's rooms, centre and pads
+# Quick enough for tests and a responsive demo; a real board keeps the defaults.
+FAST_LINK = LinkTiming(hello_retry=0.1, heartbeat=0.2, timeout=1.5, settle=0.02)
+FAST_BOARD = BoardTiming(hello_retry=0.1, heartbeat=0.2, host_timeout=1.5, debounce=0.01)
+
+
+class MockError(ClueError, ValueError):
+    code = "mock"
+
+
+def made_up_tags(edition: Edition) -> TagMap:
+    """A tag for every piece, with UIDs that say what they are (04:kind:index:…).
+
+    >>> made_up_tags(load_edition("classic")).piece("04:20:00:00:00:00:01")
+    Piece(kind='mover', name='Miss Scarlet')
+    """
+    deck, pieces = edition.deck, {}
+    kinds: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+        (0x10, "card", deck.all), (0x20, "mover", deck.suspects), (0x30, "weapon", deck.weapons))
+    for code, kind, names in kinds:
+        for at, name in enumerate(names):
+            pieces[f"04:{code:02X}:{at:02X}:00:00:00:01"] = Piece(kind, name)  # type: ignore[arg-type]
+    return TagMap(pieces)
+
+
+class MockTable:
+    """A table on mock hardware. ``open()``, drive it, ``close()`` (or use ``with``).
+
+    With ``mock=False`` the same rig runs a real table: the board on the
+    config's port (or found by USB ID) and the config's handhelds; the driving
+    methods that touch the virtual board then refuse.
+    """
+
+    def __init__(self, store: Store, *, mock: bool = True, config: HardwareConfig | None = None,
+                 display: str | None = "dummy",
+                 link_timing: LinkTiming = FAST_LINK, board_timing: BoardTiming = FAST_BOARD,
+                 join_url: Callable[[str], str | None] | None = None, handhelds: bool = True,
+                 port: str | None = None,
+                 log: logging.Logger | None = None) -> None:
+        self.store = store
+        self.mock = mock
+        self.port = port  # a board elsewhere (a virtual board in another process): no virtual board here
+        self.config = config or load_hardware_config(EXAMPLE_CONFIG)
+        self.display = display
+        self.link_timing = link_timing
+        self.board_timing = board_timing
+        self.join_url = join_url
+        self.with_handhelds = handhelds
+        self.log = log
+        self.handhelds: dict[str, Handheld] = {}
+        self.problems: list[str] = []
+        self.tags = TagMap()
+        self.zones: ZoneMap | None = None
+        self.edition: Edition | None = None
+        self._opened: list[Any] = []
+
+    # ---- life -------------------------------------------------------------------------------
+
+    def open(self) -> MockTable:
+        try:
+            self.table = Table(store=self.store, signals=self, zone_specs=self.config.zones,
+                               join_url=self.join_url, log=self.log)
+            self.session = Session(self.table, log=self.log).start()
+            self._opened.append(self.session)
+            port = self.port or self.config.board_port
+            if self.mock and self.port is None:
+                self.board = VirtualBoard(READERS, timing=self.board_timing).open()
+                self._opened.append(self.board)
+                port = self.board.port
+            self.link = BoardLink(port, to_commands(self.session.submit, lambda: self.link.tags),
+                                  timing=self.link_timing)
+            self.link.open()
+            self._opened.append(self.link)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def close(self) -> None:
+        for handheld in self.handhelds.values():
+            handheld.close()
+        self.handhelds.clear()
+        for part in reversed(self._opened):
+            part.close()
+        self._opened.clear()
+
+    def __enter__(self) -> MockTable:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- the board's LEDs and buzzer (the table's signals go to the link) ---------------------
+
+    def set_leds(self, mode: str, colour: tuple[int, int, int] = (0, 0, 0), leds: tuple[int, ...] = ()) -> None:
+        self.link.set_leds(mode, colour, leds)
+
+    def buzz(self, frequency: int, duration_ms: int) -> None:
+        self.link.buzz(frequency, duration_ms)
+
+    # ---- a game ------------------------------------------------------------------------------
+
+    def new_game(self, edition: str, seats: Sequence[str], *, deal: str = "virtual", dice: str = "companion",
+                 seed: int | None = 1, variant: str | None = None, assistant: str = "off",
+                 bots: tuple[tuple[str, str], ...] = ()) -> Outcome:
+        """Open the table, enrol made-up tags if the store has none, give each seat a handheld."""
+        chosen = self.edition = load_edition(edition)
+        self.tags = self._on_session(lambda: self._ensure_tags(chosen))
+        seed = secrets.randbits(32) if seed is None else seed
+        outcome = self.session.call(NewGame(self.edition.id, tuple(seats), deal=deal, dice=dice, seed=seed,
+                                            variant=variant, assistant=assistant, bots=bots))
+        if not outcome.ok:
+            return outcome
+        seated: tuple[str, ...] = self.session.inspect(lambda table: table.seats())
+        self._seated(seated)
+        if self.mock and self.port is None:
+            self._arrange(new_game(Setup(self.edition.id, seated, seed=seed, variant=variant))[0])
+        return outcome
+
+    def resume(self, game_id: int) -> Outcome:
+        """Resume a stored game: (mock) its pieces laid out first, so the reconciliation finds them; handhelds."""
+        state = self._on_session(lambda: resume_game(self.store, game_id))
+        self.edition = state.edition
+        self.tags = self._on_session(lambda: self._ensure_tags(state.edition))
+        if self.mock and self.port is None:
+            self.zones = ZoneMap.with_specs(state.edition, self.config.zones)
+            self._arrange(state)
+        outcome = self.session.call(Resume(game_id))
+        if outcome.ok:
+            self._seated(state.seats)
+        return outcome
+
+    def _seated(self, seats: tuple[str, ...]) -> None:
+        self.zones = self.session.inspect(lambda table: table.zones)
+        if self.with_handhelds:
+            self._open_handhelds(seats)
+
+    def start(self) -> Outcome:
+        return self.session.call(StartGame())
+
+    def _on_session(self, work: Callable[[], Any]) -> Any:
+        """Run ``work`` on the session thread, which owns the store; its exception is raised here."""
+        result = self.session.inspect(lambda table: work())
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def _ensure_tags(self, edition: Edition) -> TagMap:
+        """The store's tags; on mock hardware, made-up tags for every piece if none are enrolled."""
+        tags = self.store.tag_map(edition.id)
+        if len(tags) == 0 and self.mock:
+            for uid, piece in made_up_tags(edition).items():
+                self.store.enrol(edition.id, uid, piece)
+            tags = self.store.tag_map(edition.id)
+        return tags
+
+    def _arrange(self, state: GameState) -> None:
+        """Put every mover and weapon token where the game has them, and wait for the board to say so."""
+        deck = state.edition.deck
+        for suspect, place in zip(deck.suspects, state.positions):
+            self._put(Piece("mover", suspect), place)
+        for weapon, place in zip(deck.weapons, state.weapons):
+            self._put(Piece("weapon", weapon), place)
+        placed = len(self.board.core.placed)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            if self.session.inspect(lambda table: table.board.link == "up"
+                                    and sum(map(len, table.board.sensed.values())) >= placed):
+                return
+            time.sleep(0.01)
+
+    def _open_handhelds(self, seats: tuple[str, ...]) -> None:
+        for handheld in self.handhelds.values():
+            handheld.close()
+        units, self.problems = open_handhelds(self.config, seats, self.session.submit, display=self.display,
+                                              pin_factory="mock" if self.mock else None)
+        self.handhelds = {unit.seat: unit for unit in units}
+        for unit in units:
+            unit.start(self.session.subscribe(unit.seat))
+
+    # ---- playing like people -----------------------------------------------------------------
+
+    def uid(self, piece: Piece) -> str:
+        uids = self.tags.uids(piece)
+        if not uids:
+            raise MockError(f"{piece.describe()} has no tag")
+        return uids[0]
+
+    def move(self, name: str, place: str) -> bool:
+        """Move a suspect's mover (or a weapon token) to a room, a square, or off the board.
+
+        True if a reader senses it there; False for a place without one (a plain
+        hallway square): the piece is then only lifted off the readers.
+        """
+        piece = self._piece(name)
+        return self._put(piece, place)
+
+    def _put(self, piece: Piece, place: str) -> bool:
+        if not self.mock or self.port is not None:
+            raise MockError("this table's board is not the virtual board here: move the piece by hand")
+        uid = self.uid(piece)
+        reader = self._reader_for(place)
+        if reader is None and not self._is_place(place):
+            raise MockError(f"{place!r} is not a room or square of the {self._edition().name} board")
+        self.board.remove(uid)
+        if reader is not None:
+            self.board.place(uid, reader)
+        return reader is not None
+
+    def _is_place(self, place: str) -> bool:
+        board = self._edition().board
+        return board is not None and (board.is_square(place) or place in board.exits)
+
+    def _reader_for(self, place: str) -> int | None:
+        zones = self._zones()
+        for reader in zones.readers():
+            zone = zones.zone(reader)
+            if zone is None:
+                continue
+            if (zone.kind in ("room", "centre") and zone.place == place) or (zone.kind == "space" and zone.square == place):
+                return reader
+        return None  # a hallway square without a reader: the piece is just off the readers
+
+    def tap(self, card: str, seat: str | int) -> None:
+        """Tap a card on a seat's pad (seat name or number), or on the centre with ``seat=0``."""
+        zones, edition = self._zones(), self._edition()
+        uid = self.uid(Piece("card", edition.deck.resolve(card)))
+        number = seat if isinstance(seat, int) else self._seat_number(seat)
+        reader = zones.pad(number) if number else next(
+            (r for r in zones.readers() if (z := zones.zone(r)) is not None and z.kind == "centre"), None)
+        if reader is None:
+            raise MockError(f"no pad for seat {seat!r}")
+        if not self.mock or self.port is not None:
+            raise MockError("this table's board is not the virtual board here: tap the card by hand")
+        self.board.place(uid, reader)
+        self._settle()
+        self.board.remove(uid)
+        self._settle()
+
+    def press(self, seat: str, button: str) -> None:
+        if seat not in self.handhelds:
+            raise MockError(f"{seat} has no handheld: {', '.join(self.handhelds) or 'none open'}")
+        self.handhelds[seat].press(button)
+
+    def view(self, seat: str | None = None) -> View:
+        """The view the session would publish for ``seat`` now (taken on the session thread)."""
+        view: View = self.session.inspect(lambda table: table.view(seat))
+        return view
+
+    def wait_for(self, test: Callable[[View], bool], seat: str | None = None, timeout: float = 5.0) -> View:
+        """Poll ``seat``'s view until ``test`` holds; raise with the last view if it never does."""
+        deadline = time.monotonic() + timeout
+        view = self.view(seat)
+        while not test(view):
+            if time.monotonic() > deadline:
+                raise MockError(f"timed out waiting; last view: stage={view.get('stage')} "
+                                f"phase={view.get('phase')} notice={view.get('notice')} board={view.get('board')}")
+            time.sleep(0.01)
+            view = self.view(seat)
+        return view
+
+    def _settle(self) -> None:
+        time.sleep(self.link_timing.settle * 3 + self.board_timing.debounce + 0.03)
+
+    def _piece(self, name: str) -> Piece:
+        deck = self._edition().deck
+        try:
+            return Piece("mover", deck.resolve(name, "suspect"))
+        except ClueError:
+            return Piece("weapon", deck.resolve(name, "weapon"))
+
+    def _seat_number(self, seat: str) -> int:
+        seats: tuple[str, ...] = self.session.inspect(lambda table: table.seats())
+        if seat not in seats:
+            raise MockError(f"{seat!r} is not seated; seats: {', '.join(seats)}")
+        return seats.index(seat) + 1
+
+    def _zones(self) -> ZoneMap:
+        if self.zones is None:
+            raise MockError("open a game first")
+        return self.zones
+
+    def _edition(self) -> Edition:
+        if self.edition is None:
+            raise MockError("open a game first")
+        return self.edition

@@ -1,0 +1,250 @@
+"""``clue-companion run``: the companion at a table, on real or mock hardware.
+
+``run --mock`` starts everything on a laptop: a virtual board over a pty, the
+board link, the session with its store, and emulated handhelds, with a seeded
+game and a console to play it (see :mod:`companion.cli.console`). Without
+``--mock`` the hardware config file says where the board and handhelds are.
+
+After a crash or power loss the store still holds the unfinished game:
+``run`` offers to resume it (``--resume`` / ``--new`` answer in advance; a
+non-interactive start, such as the systemd service, resumes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from companion.rules.errors import ClueError
+from companion.table.pairing import SETTING as TOKENS_SETTING
+from companion.table.pairing import Pairing
+from companion.table.store import GameSummary, Store, default_path
+
+if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
+    from hardware.hardware_config import HardwareConfig
+
+    from .mock_table import MockTable
+
+CONFIG_VARIABLE = "CLUE_COMPANION_CONFIG"
+SYSTEM_CONFIG = Path("/etc/clue-companion.toml")
+# The companion's threads (link reader, session, one renderer per handheld) each do
+# a little work per event; CPython's default 5 ms GIL switch interval let a woken
+# thread wait several intervals. 1 ms keeps tag-to-screen latency low.
+SWITCH_INTERVAL = 0.001
+MOCK_SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green")
+
+
+class RunError(ClueError, ValueError):
+    code = "run"
+
+
+def add_parser(commands: Any) -> None:
+    run = commands.add_parser("run", help="run the companion at a table (--mock: on mock hardware)")
+    run.add_argument("--mock", action="store_true", help="virtual board and emulated handhelds")
+    run.add_argument("--config", help=f"hardware config (TOML); default ${CONFIG_VARIABLE}, then {SYSTEM_CONFIG}")
+    run.add_argument("--db", help="the game store (SQLite); default from the config, then $CLUE_COMPANION_DB")
+    run.add_argument("--edition", default="classic")
+    run.add_argument("--seats", help="seats clockwise, comma-separated (default: the first 4 suspects)")
+    run.add_argument("--deal", choices=("virtual", "physical"), default="virtual")
+    run.add_argument("--dice", choices=("companion", "physical"), default="companion")
+    run.add_argument("--seed", type=int, help="the game's seed (default: 1 with --mock, else random)")
+    choice = run.add_mutually_exclusive_group()
+    choice.add_argument("--resume", action="store_true", help="resume the unfinished game without asking")
+    choice.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
+    run.add_argument("--script", help="console commands to run from a file (- for stdin), then keep running")
+    run.add_argument("--exit-after-script", action="store_true", help="stop once the script has run")
+    run.add_argument("--no-console", action="store_true", help="no console: run until stopped")
+    run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    run.add_argument("--port", type=int, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
+    run.add_argument("--host", default="0.0.0.0", help="the address to serve the web page on (default: every interface)")
+    run.add_argument("--pin", help="the host PIN for /host (default: the stored one; a new one is made and printed)")
+    run.add_argument("--no-web", action="store_true", help="no web page")
+    run.set_defaults(command=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from hardware.hardware_config import EXAMPLE_CONFIG, load_hardware_config
+
+    from .mock_table import MockTable
+
+    setup_logging(args.log_level, sys.stderr)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    # Until the wait for a signal begins, SIGTERM (a service stopped early, or
+    # one stopped right after the join URLs are printed) leaves through the
+    # context managers below, so the table, web server and store still close.
+    signal.signal(signal.SIGTERM, _leave)
+    path = _config_path(args)
+    # The mock table wires its emulated handhelds like the example config, unless told otherwise.
+    if path or not args.mock:
+        config = load_hardware_config(path)
+    else:  # only its handhelds: the mock board has no port, and the store stays the mock's
+        config = replace(load_hardware_config(EXAMPLE_CONFIG), board_port=None, store=None, zones={})
+    store_path = _store_path(args, config)
+    with Store(store_path).open() as store:
+        pairing = _pairing(store)
+        rig = MockTable(store, mock=args.mock, config=config, display="dummy" if args.mock else None,
+                        join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
+        with rig:
+            print(f"clue-companion: store {store_path}" + (f", virtual board on {rig.board.port}" if args.mock else ""))
+            with _web(rig, pairing, config, args):
+                _begin(rig, store, args)
+                if args.mock and not args.no_web:
+                    _print_join_urls(rig, pairing)
+                for problem in rig.problems:
+                    print(f"clue-companion: {problem}")
+                sys.stdout.flush()
+                return _drive(rig, args)
+
+
+def _pairing(store: Store) -> Pairing:
+    """The seats' join tokens, kept in the store (phones stay joined across a restart)."""
+    return Pairing.from_setting(store.setting(TOKENS_SETTING), save=lambda text: store.set_setting(TOKENS_SETTING, text))
+
+
+@contextmanager
+def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argparse.Namespace) -> Iterator[None]:
+    """Serve the web page (waitress) while the table runs; print its address and a QR code of it."""
+    if args.no_web:
+        yield
+        return
+    from web import create_app
+    from web.serve import WebServer, page_url, print_qr
+
+    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": args.pin})
+    port = args.port if args.port is not None else config.web_port
+    try:
+        server = WebServer(app, args.host, port).start()
+    except OSError as err:
+        raise RunError(f"cannot serve the web page on {args.host}:{port}: {err.strerror or err}") from None
+    url = page_url(args.host, server.port)
+    pairing.base_url = url
+    print(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
+          + (f"  simulator: {url}/sim" if args.mock else "") + ")")
+    print(f"clue-companion: host PIN {app.extensions['clue'].pin}")
+    if sys.stdout.isatty():
+        print_qr(url, sys.stdout)
+    try:
+        yield
+    finally:
+        server.close()
+
+
+def _print_join_urls(rig: MockTable, pairing: Pairing) -> None:
+    """On mock hardware, each seat's join URL: open one in a browser to play that seat."""
+    urls = rig.session.inspect(lambda table: [(seat, pairing.join_url(seat)) for seat in table.seats()])
+    for seat, url in urls or []:
+        print(f"clue-companion: join {seat}: {url}")
+
+
+def _config_path(args: argparse.Namespace) -> str | None:
+    if args.config:
+        return str(args.config)
+    if os.environ.get(CONFIG_VARIABLE):
+        return os.environ[CONFIG_VARIABLE]
+    if not args.mock and SYSTEM_CONFIG.exists():
+        return str(SYSTEM_CONFIG)
+    return None
+
+
+def _store_path(args: argparse.Namespace, config: HardwareConfig) -> Path:
+    if args.db:
+        return Path(args.db)
+    if config.store:
+        return Path(config.store).expanduser()
+    # The mock table keeps its games apart from a real table's on the same machine.
+    return default_path().with_name("mock.db") if args.mock and "CLUE_COMPANION_DB" not in os.environ \
+        else default_path()
+
+
+def _begin(rig: MockTable, store: Store, args: argparse.Namespace) -> None:
+    """Resume the unfinished game if wanted, else open (and with a virtual deal start) a new one."""
+    unfinished = store.unfinished()
+    if unfinished and not args.new and (args.resume or _ask_resume(unfinished[0])):
+        game = unfinished[0]
+        _check(rig.resume(game.id), f"resume game {game.id}")
+        print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
+        return
+    seats = tuple(s.strip() for s in args.seats.split(",")) if args.seats else MOCK_SEATS
+    seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
+    _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed), "open the table")
+    if args.deal == "virtual":
+        _check(rig.start(), "start the game")
+        print(f"clue-companion: new {args.edition} game, seed {seed}, seats {', '.join(rig.handhelds or seats)}")
+    else:
+        print("clue-companion: deal the cards and scan each hand on its seat's pad; the game starts when all "
+              "cards are accounted for (choose 'Start game' on a handheld)")
+
+
+def _ask_resume(game: GameSummary) -> bool:
+    if not sys.stdin.isatty():
+        return True  # a service after a power cut: carry on with the game
+    answer = input(f"Resume game {game.id} ({game.edition}: {', '.join(game.seats)}; {game.actions} actions, "
+                   f"last played {game.updated})? [Y/n] ")
+    return answer.strip().lower() in ("", "y", "yes")
+
+
+def _check(outcome: Any, what: str) -> None:
+    if not outcome.ok:
+        error = outcome.error or {}
+        raise RunError(f"could not {what}: {error.get('message', error)}")
+
+
+def _drive(rig: MockTable, args: argparse.Namespace) -> int:
+    from .console import Console
+
+    console = Console(rig, sys.stdout)
+    if args.script:
+        stream: IO[str] = sys.stdin if args.script == "-" else open(args.script, encoding="utf-8")
+        with stream:
+            console.run(stream)
+        if args.exit_after_script:
+            return 0
+    if args.mock and not args.no_console and sys.stdin.isatty() and not args.script:
+        print("Type help for the console's commands, quit to stop.")
+        console.run(sys.stdin, prompt=lambda: print("> ", end="", flush=True))
+        return 0
+    _wait_for_signal()
+    return 0
+
+
+def _leave(*_: object) -> None:
+    raise SystemExit(0)
+
+
+def _wait_for_signal() -> None:
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: stop.set())
+    while not stop.wait(1.0):
+        pass
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per log record: time, level, event, and the record's fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = {"t": round(time.time(), 3), "level": record.levelname, "logger": record.name,
+                "event": record.getMessage(), **getattr(record, "fields", {})}
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, default=str)
+
+
+def setup_logging(level: str, stream: IO[str]) -> None:
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger("clue_companion")
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    root.propagate = False

@@ -1,0 +1,1 @@
+"""The game record: JSON Lines parsed strictly, replayed through the engine, narrated."""

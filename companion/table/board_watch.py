@@ -1,0 +1,281 @@
+"""The board watch: comparing what the readers see with where the game has each piece.
+
+Pure functions for the session. :func:`judge` decides what one settled
+sighting means (a move, nothing, or "put it back"); :func:`differences` lists
+what to fix when the sensed board is reconciled with the game at start, after
+a reconnect and after resume.
+
+>>> from companion import Setup, new_game
+>>> from companion.rules.edition import load_edition
+>>> from companion.table.tags import Piece, TagMap
+>>> state, _ = new_game(Setup("classic", ("Miss Scarlet", "Colonel Mustard", "Mrs. White"), seed=7))
+>>> zones = ZoneMap.default(load_edition("classic"))
+>>> tags = TagMap({"04:00:00:01": Piece("mover", "Colonel Mustard")})
+>>> differences(state, zones, tags, {7: frozenset({"04:00:00:01"})})[0]  # reader 7: the Hall
+"Colonel Mustard's mover should be on a18 but is in the Hall."
+>>> judge(state, zones, Piece("mover", "Colonel Mustard"), zones.zone(7) or Zone("centre")).text
+'Put Colonel Mustard back on a18.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.edition import Edition
+from companion.rules.engine import legal_destinations
+from companion.rules.errors import UnknownCard
+from companion.rules.state import GameState, Phase
+
+from .tags import Piece, TagMap, normal_uid
+from .zones import Zone, ZoneMap, with_article
+
+Sensed = Mapping[int, frozenset[str]]  # reader -> UIDs it sees now
+Seen = dict[Piece, frozenset[Zone]]
+
+CARD_ZONES = ("room", "centre", "seat")  # where cards lie in play: on a room, the accusation pad, a seat pad
+
+
+@dataclass(frozen=True)
+class MoveTo:
+    """The mover of the seat on turn went somewhere it may go now: apply ``Move(seat, place)``."""
+
+    seat: str
+    place: str
+
+
+@dataclass(frozen=True)
+class Agrees:
+    """The piece is where the game already has it: nothing to do."""
+
+
+@dataclass(frozen=True)
+class PutBack:
+    """The piece may not be where it was seen: ``text`` tells the players what to do.
+
+    ``place`` is where the game has it; ``zone`` where it was seen instead.
+    """
+
+    piece: Piece
+    place: str
+    text: str
+    zone: Zone | None = None
+
+
+Verdict = MoveTo | Agrees | PutBack
+
+
+def expected_places(state: GameState) -> dict[Piece, str]:
+    """Where the game has every mover and weapon token: a room, a square or an off-board place.
+
+    >>> from companion import Setup, new_game
+    >>> state, _ = new_game(Setup("classic", ("Miss Scarlet", "Colonel Mustard", "Mrs. White"), seed=7))
+    >>> expected_places(state)[Piece("mover", "Miss Scarlet")]
+    'h25'
+    """
+    deck = state.edition.deck
+    places = {Piece("mover", suspect): place for suspect, place in zip(deck.suspects, state.positions)}
+    places.update({Piece("weapon", weapon): place for weapon, place in zip(deck.weapons, state.weapons)})
+    return places
+
+
+def sightings(sensed: Sensed, zones: ZoneMap, tags: TagMap) -> tuple[Seen, list[tuple[int, str]]]:
+    """Where each enrolled piece is seen, and the (reader, UID) pairs of tags nobody enrolled.
+
+    A piece on a reader the map does not use is not counted as seen anywhere.
+    """
+    seen: dict[Piece, set[Zone]] = {}
+    unknown: list[tuple[int, str]] = []
+    for reader in sorted(sensed):
+        zone = zones.zone(reader)
+        for uid in sorted(sensed[reader]):
+            piece = tags.piece(uid)
+            if piece is None:
+                unknown.append((reader, normal_uid(uid)))
+            elif zone is not None:
+                seen.setdefault(piece, set()).add(zone)
+    return {piece: frozenset(found) for piece, found in seen.items()}, unknown
+
+
+def agrees(state: GameState, zones: ZoneMap, piece: Piece, seen: frozenset[Zone]) -> bool:
+    """Does the board agree with the game about this piece?
+
+    A piece the game has in a watched place (a room with a reader, or a door
+    reader of it; a square with a space reader) must be seen there and nowhere
+    else; anywhere else (an unwatched square or room, off the board) it must be
+    seen nowhere. Cards agree unless they lie on a door or space reader.
+    """
+    if piece.kind == "card":
+        return all(zone.kind in CARD_ZONES for zone in seen)
+    expected = _expected(state, piece)
+    watched = any(zone.covers(expected) for _, zone in zones.items())
+    return all(zone.covers(expected) for zone in seen) and bool(seen) == watched
+
+
+def judge(state: GameState, zones: ZoneMap, piece: Piece, zone: Zone) -> Verdict:
+    """What a settled sighting of ``piece`` in ``zone`` means.
+
+    A move if it is the on-turn mover in a place it may move to now
+    (:func:`~companion.rules.engine.legal_destinations`); nothing if it is where the
+    game has it; otherwise put it back, with the reason for the on-turn mover.
+    """
+    if piece.kind == "card":
+        if zone.kind in CARD_ZONES:
+            return Agrees()
+        return PutBack(piece, "", f"Take the {piece.name} card off {zone.describe()}.", zone)
+    expected = _expected(state, piece)
+    if zone.covers(expected):
+        return Agrees()
+    target = _target(zone)
+    seat = _moving_seat(state, piece)
+    if seat is not None and target is not None and target in legal_destinations(state):
+        return MoveTo(seat, target)
+    reason = _reason(state, target) if seat is not None and target is not None else ""
+    return PutBack(piece, expected, f"{put_back(state.edition, piece, expected)}{reason}.", zone)
+
+
+def put_back(edition: Edition, piece: Piece, place: str) -> str:
+    """The instruction to return a piece, without the full stop: "Put the Rope back in the Hall".
+
+    >>> from companion.rules.edition import load_edition
+    >>> put_back(load_edition("classic"), Piece("mover", "Colonel Mustard"), "h25")
+    'Put Colonel Mustard back on h25'
+    """
+    name = piece.name if piece.kind == "mover" else with_article(piece.name)
+    if _kind_of(edition, place) == "off":
+        return f"Take {name} off the board"
+    return f"Put {name} back {_at(edition, place)}"
+
+
+def _expected(state: GameState, piece: Piece) -> str:
+    deck = state.edition.deck
+    if piece.kind == "mover" and piece.name in deck.suspects:
+        return state.position(piece.name)
+    if piece.kind == "weapon" and piece.name in deck.weapons:
+        return state.weapons[deck.weapons.index(piece.name)]
+    raise UnknownCard(f"{piece.describe()} is not a mover or weapon token of {state.edition.name}")
+
+
+def _target(zone: Zone) -> str | None:
+    """The place a mover seen in ``zone`` stands on: a room, or a space's square."""
+    return zone.square if zone.kind == "space" else zone.place
+
+
+def _moving_seat(state: GameState, piece: Piece) -> str | None:
+    """The seat if ``piece`` is the mover of the player on turn, at a point of the turn where it may move."""
+    turn = state.turn
+    if piece.kind != "mover" or piece.name != turn.seat or piece.name in state.eliminated:
+        return None
+    return turn.seat if turn.phase in (Phase.START, Phase.MOVING) else None
+
+
+def _reason(state: GameState, target: str) -> str:
+    if state.turn.phase is Phase.START:
+        return ": roll first"
+    return f": {_name(state.edition, target)} is not reachable with a {state.turn.roll}"
+
+
+def _kind_of(edition: Edition, place: str) -> str:
+    board = edition.board
+    if place in edition.deck.rooms or (board is not None and place in board.rooms):
+        return "room"
+    return "square" if board is not None and place in board.index else "off"
+
+
+def _name(edition: Edition, place: str) -> str:
+    return with_article(place) if _kind_of(edition, place) == "room" else place
+
+
+def _at(edition: Edition, place: str) -> str:
+    """ "in the Kitchen", "on h25", "off the board"."""
+    kind = _kind_of(edition, place)
+    return {"room": f"in {with_article(place)}", "square": f"on {place}"}.get(kind, "off the board")
+
+
+def _zone_at(zone: Zone) -> str:
+    """Where a piece on this zone is: "in the Hall", "on the Hall doorway (l19)", "on seat pad 2"."""
+    inside = zone.kind == "room" or (zone.kind == "centre" and zone.place is not None)
+    return f"{'in' if inside else 'on'} {zone.describe()}"
+
+
+def _reader_name(zones: ZoneMap, reader: int) -> str:
+    zone = zones.zone(reader)
+    if zone is None:
+        return f"reader {reader}"
+    return zone.describe() if zone.kind == "seat" else f"{zone.describe()} reader"
+
+
+def _in_reader_order(zones: ZoneMap, seen: Iterable[Zone]) -> list[Zone]:
+    first: dict[Zone, int] = {}
+    for reader, zone in zones.items():
+        first.setdefault(zone, reader)
+    return sorted(seen, key=lambda zone: first.get(zone, -1))
+
+
+def _sentence(state: GameState, zones: ZoneMap, piece: Piece, expected: str, seen: frozenset[Zone]) -> str:
+    who = f"{piece.name}'s mover" if piece.kind == "mover" else with_article(piece.name)
+    who = who[0].upper() + who[1:]
+    wrong = [zone for zone in _in_reader_order(zones, seen) if not zone.covers(expected)]
+    where = " and ".join(_zone_at(zone) for zone in wrong)
+    if not seen:
+        now = "is not on the board"
+    elif len(wrong) < len(seen):
+        now = f"is also {where}"
+    else:
+        now = f"is {where}"
+    return f"{who} should be {_at(state.edition, expected)} but {now}."
+
+
+def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed) -> list[dict[str, Any]]:
+    """:func:`differences` as records for the web: piece, kind, expected, seen, readers, text.
+
+    Movers come first in suspect order, then weapons, then stray cards, then
+    unknown tags by reader (with their ``uid``).
+    """
+    seen, unknown = sightings(sensed, zones, tags)
+    found: list[dict[str, Any]] = []
+    for piece, expected in expected_places(state).items():
+        at = seen.get(piece, frozenset())
+        if not agrees(state, zones, piece, at):
+            found.append(_record(zones, piece, expected, at, _sentence(state, zones, piece, expected, at)))
+    for piece in sorted(p for p in seen if p.kind == "card"):
+        stray = frozenset(zone for zone in seen[piece] if zone.kind not in CARD_ZONES)
+        if stray:
+            text = f"The {piece.name} card is {' and '.join(map(_zone_at, _in_reader_order(zones, stray)))}: take it off."
+            found.append(_record(zones, piece, None, stray, text))
+    for reader, uid in unknown:
+        text = f"Unknown tag {uid} on {_reader_name(zones, reader)}: enrol it with clue-companion enroll."
+        zone = zones.zone(reader)
+        found.append({"piece": None, "kind": "unknown", "expected": None, "uid": uid,
+                      "seen": [zone.describe()] if zone else [], "readers": [reader], "text": text})
+    return found
+
+
+def differences(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed) -> list[str]:
+    """What to fix so the board matches the game, one sentence per piece or unknown tag.
+
+    Cards on room, centre and seat readers are left alone (players lay them there).
+    """
+    return [entry["text"] for entry in differences_data(state, zones, tags, sensed)]
+
+
+def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], text: str) -> dict[str, Any]:
+    ordered = _in_reader_order(zones, seen)
+    readers = [reader for reader, zone in zones.items() if zone in seen]
+    return {"piece": piece.name, "kind": piece.kind, "expected": expected,
+            "seen": [zone.describe() for zone in ordered], "readers": readers, "text": text}
+
+
+def signal_for(zones: ZoneMap, verdict: Verdict) -> tuple[int, ...]:
+    """The readers to light for a :class:`PutBack`: where the piece belongs, and where it was seen.
+
+    Where it belongs is the room's own reader(s), else its door readers, or a
+    space's reader; nothing for an off-board place.
+    """
+    if not isinstance(verdict, PutBack):
+        return ()
+    home = zones.readers_for(verdict.place) if verdict.place else ()
+    inside = tuple(reader for reader in home if (zones.zone(reader) or Zone("centre")).kind != "door")
+    wrong = tuple(reader for reader, zone in zones.items() if zone == verdict.zone)
+    return tuple(sorted(set((inside or home) + wrong)))

@@ -1,0 +1,108 @@
+"""Commands: what every input source puts on the session's queue.
+
+Board link events, handheld buttons, web requests and bots all become one of
+these plain records. The session thread is the only reader of the queue, so it
+alone changes the game.
+
+>>> Play("Miss Scarlet", Roll("Miss Scarlet")).seat
+'Miss Scarlet'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.rules.actions import Action, Roll  # noqa: F401  (Roll: for the doctest)
+
+
+@dataclass(frozen=True)
+class TagSeen:
+    """A reader has seen a tag (settled by the link)."""
+
+    reader: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class TagLost:
+    """A tag has left a reader."""
+
+    reader: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class BoardUp:
+    """The board link is up; ``tags`` is everything it sees now (reader, uid)."""
+
+    readers: int
+    tags: frozenset[tuple[int, str]] = frozenset()
+    failed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class BoardDown:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Play:
+    """A seat's chosen engine action (from a handheld, the web or a bot)."""
+
+    seat: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Open the table for a new game: edition, seats clockwise, how to deal and roll."""
+
+    edition: str
+    seats: tuple[str, ...]
+    deal: str = "virtual"  # "virtual": the companion deals; "physical": players scan their hands
+    dice: str = "companion"  # "companion": rolled here; "physical": entered from real dice
+    seed: int | None = None  # None: a fresh random seed
+    variant: str | None = None
+    assistant: str = "off"  # the detective's assistant on seat views: off, certain, probabilities
+    bots: tuple[tuple[str, str], ...] = ()  # (seat, level): computer players
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Deal (or check the scanned deal) and begin play."""
+
+    seat: str | None = None  # who asked; None: the host
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Resume the store's unfinished game ``game_id``."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """Abandon the game under way (the host's decision)."""
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Nothing happened; lets the session look at the clock."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """End the session thread after the commands before it."""
+
+
+@dataclass(frozen=True)
+class Notify:
+    """Tell a seat (or the table, ``seat=None``) something that is not a game action."""
+
+    seat: str | None
+    text: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+Command = TagSeen | TagLost | BoardUp | BoardDown | Play | NewGame | StartGame | Resume | EndGame | Tick | Stop | Notify

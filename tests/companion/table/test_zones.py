@@ -1,0 +1,184 @@
+"""The zone map: which reader watches which room, door, space, the centre or a seat pad.
+
+The Classic default must be the table in docs/hardware.md ("Reader placement
+(Classic)"), which makers wire their boards by; the hardware config may then
+move or add readers with specs such as ``16: "door:l19"``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.rules.edition import Edition, bundled_ids, load_edition
+from companion.rules.errors import ClueError
+from companion.table.zones import Zone, ZoneError, ZoneMap, doors_in_order, parse_spec
+
+HARDWARE_DOC = Path(__file__).resolve().parents[3] / "docs" / "hardware.md"
+CLASSIC = load_edition("classic")
+# docs/hardware.md, "Other editions": readers per edition with every seat pad fitted.
+READERS = {"classic": 16, "big_bang_theory": 16, "doctor_who": 16, "master_detective": 23}
+
+
+def placement_table() -> list[list[str]]:
+    """The cells of the rows of the Classic reader table in docs/hardware.md."""
+    text = HARDWARE_DOC.read_text(encoding="utf-8")
+    section = text.split("## Reader placement (Classic)", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if re.match(r"^\| \d", line)]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+
+
+def without_board(edition: Edition) -> Edition:
+    return dataclasses.replace(edition, board=None)
+
+
+# --- the default maps ----------------------------------------------------------------------------
+
+
+def test_the_classic_default_is_the_table_in_the_hardware_docs() -> None:
+    zones = ZoneMap.default(CLASSIC)
+    board = CLASSIC.require_board()
+    rows = placement_table()
+    assert len(rows) == 11  # nine rooms, the centre, one row for the seat pads
+    for reader, place, _, doors in rows[:9]:
+        assert zones.zone(int(reader)) == Zone("room", place)
+        on_map = [door for door in doors_in_order(CLASSIC, board) if board.room_at(door) == place]
+        assert ", ".join(on_map) == doors
+    assert rows[9][0] == "9" and rows[9][1].startswith("Centre")
+    assert zones.zone(9) == Zone("centre")
+    first, last = (int(n) for n in rows[10][0].split("–"))
+    assert rows[10][1].startswith(f"Seat pads 1–{last - first + 1}")
+    assert [zones.zone(r) for r in range(first, last + 1)] == [Zone("seat", seat=n) for n in range(1, 7)]
+    assert zones.readers() == tuple(range(16))
+
+
+@pytest.mark.parametrize("edition_id", bundled_ids())
+def test_every_bundled_edition_has_a_default_map(edition_id: str) -> None:
+    edition = load_edition(edition_id)
+    zones = ZoneMap.default(edition)
+    assert len(zones) == READERS[edition_id]
+    assert zones.readers() == tuple(range(len(zones)))
+    for room in edition.require_board().rooms:
+        assert zones.room_reader(room) is not None, room
+    assert [zones.pad(n) for n in range(1, edition.max_players + 1)] == list(
+        range(len(zones) - edition.max_players, len(zones)))
+    assert sum(1 for _, zone in zones.items() if zone.kind == "centre") == 1
+    assert ZoneMap.with_specs(edition, zones.as_specs()) == zones
+
+
+def test_the_centre_is_a_room_where_the_board_has_one() -> None:
+    assert ZoneMap.default(load_edition("doctor_who")).zone(9) == Zone("centre", "Centre")
+    assert ZoneMap.default(load_edition("big_bang_theory")).room_reader("Centre") == 9
+    # Master Detective: every mover starts in the Cloakroom, in the middle of the board.
+    detective = ZoneMap.default(load_edition("master_detective"))
+    assert detective.zone(12) == Zone("centre", "Cloakroom")
+    assert detective.zone(12).describe() == "the Cloakroom"  # type: ignore[union-attr]
+
+
+def test_fewer_seat_pads_when_asked() -> None:
+    zones = ZoneMap.default(CLASSIC, pads=3)
+    assert len(zones) == 13 and zones.pad(3) == 12 and zones.pad(4) is None
+
+
+def test_an_edition_without_a_board_still_has_rooms_centre_and_pads() -> None:
+    zones = ZoneMap.default(without_board(CLASSIC))
+    assert zones == ZoneMap.default(CLASSIC)
+
+
+# --- describing zones ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("zone", "text"), [
+    (Zone("room", "Kitchen"), "the Kitchen"),
+    (Zone("door", "Hall", square="l19"), "the Hall doorway (l19)"),
+    (Zone("space", "f5", square="f5", mark="snoop"), "the snoop space f5"),
+    (Zone("space", "f3", square="f3", mark="Basement Stairs"), "the Basement Stairs (f3)"),
+    (Zone("space", "h25", square="h25"), "the square h25"),
+    (Zone("centre"), "the centre"),
+    (Zone("seat", seat=2), "seat pad 2"),
+    (Zone("room", "The Moon"), "The Moon"),
+])
+def test_zones_describe_themselves_as_players_say_it(zone: Zone, text: str) -> None:
+    assert zone.describe() == text
+
+
+def test_a_zone_without_its_place_is_refused() -> None:
+    with pytest.raises(ZoneError, match="'door' zone needs its place"):
+        Zone("door", "Hall")
+
+
+# --- specs ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "zone"), [
+    ("room:Kitchen", Zone("room", "Kitchen")),
+    ("ROOM: the billiard room", Zone("room", "Billiard Room")),
+    ("door:L19", Zone("door", "Hall", square="l19")),
+    ("door:e7", Zone("door", "Kitchen", square="e7")),
+    ("space:h25", Zone("space", "h25", square="h25")),
+    ("centre", Zone("centre")),
+    ("Center", Zone("centre")),
+    ("seat:3", Zone("seat", seat=3)),
+])
+def test_classic_specs(spec: str, zone: Zone) -> None:
+    assert parse_spec(CLASSIC, 16, spec) == zone
+
+
+def test_specs_of_the_other_editions_resolve_through_their_boards() -> None:
+    detective = load_edition("master_detective")
+    assert parse_spec(detective, 23, "space:N2") == Zone("space", "n2", square="n2", mark="snoop")
+    assert parse_spec(detective, 23, "space:f3").describe() == "the Basement Stairs (f3)"
+    assert parse_spec(detective, 23, "room:cloakroom") == Zone("room", "Cloakroom")
+    assert parse_spec(detective, 23, "centre") == Zone("centre", "Cloakroom")
+    assert parse_spec(load_edition("big_bang_theory"), 16, "room:center") == Zone("room", "Centre")
+    assert parse_spec(load_edition("doctor_who"), 16, "room:the moon") == Zone("room", "The Moon")
+
+
+def test_specs_replace_and_add_readers() -> None:
+    zones = ZoneMap.with_specs(CLASSIC, {16: "door:l19", 17: "door:o21", 9: "space:h25"})
+    assert len(zones) == 18
+    assert zones.zone(9) == Zone("space", "h25", square="h25")
+    assert zones.readers_for("Hall") == (7, 16, 17)
+    assert zones.room_reader("Hall") == 7
+    assert zones.readers_for("h25") == (9,)
+    assert zones.as_specs()[16] == "door:l19" and zones.as_specs()[0] == "room:Kitchen"
+
+
+DOORS = "doors: e7, i6, p6, j8, o8, t6, h13, g16, s10, w13, u15, r17, g20, l19, m19, o21, r22"
+
+
+@pytest.mark.parametrize(("reader", "spec", "message"), [
+    (16, "door:e8", f"reader 16: 'door:e8' is not a door square; {DOORS}"),
+    (16, "door:h25", f"reader 16: 'door:h25' is not a door square; {DOORS}"),
+    (17, "room:Kitchn", "reader 17: 'room:Kitchn' is not a room; rooms: Kitchen, Ballroom, Conservatory, "
+                        "Dining Room, Billiard Room, Library, Lounge, Hall, Study"),
+    (17, "room:Rope", "reader 17: 'room:Rope' is not a room; rooms: Kitchen,"),
+    (18, "space:e7", "reader 18: 'space:e7' is not a hallway square; expected a hallway square such as"),
+    (10, "seat:0", "reader 10: 'seat:0' is not a seat pad; expected seat:1 to seat:6"),
+    (10, "seat:two", "reader 10: 'seat:two' is not a seat pad; expected seat:1 to seat:6"),
+    (19, "dor:e7", "reader 19: 'dor:e7' is not a reader spec; expected room:NAME, door:SQUARE, space:SQUARE, "
+                   "centre or seat:N"),
+    (19, "centre:Hall", "reader 19: 'centre:Hall' is not a reader spec; expected"),
+    (19, "room", "reader 19: 'room' is not a reader spec; expected"),
+    (-1, "centre", "reader -1: 'centre': reader numbers are whole numbers from 0"),
+])
+def test_bad_specs_name_the_reader_the_spec_and_what_was_expected(reader: int, spec: str, message: str) -> None:
+    with pytest.raises(ZoneError) as refused:
+        ZoneMap.with_specs(CLASSIC, {reader: spec})
+    assert str(refused.value).startswith(message)
+    assert isinstance(refused.value, ClueError) and isinstance(refused.value, ValueError)
+    assert refused.value.code == "zone"
+
+
+def test_a_bad_space_lists_the_special_spaces_where_the_board_has_them() -> None:
+    with pytest.raises(ZoneError, match=r"'space:e3' is not a hallway square; special spaces: n2, f3, u5, e8,"):
+        ZoneMap.with_specs(load_edition("master_detective"), {23: "space:e3"})
+
+
+def test_doors_and_spaces_need_a_board() -> None:
+    with pytest.raises(ZoneError, match="reader 16: 'door:e7' needs a board map, and Classic CLUE has none"):
+        ZoneMap.with_specs(without_board(CLASSIC), {16: "door:e7"})
+    assert ZoneMap.with_specs(without_board(CLASSIC), {16: "room:hall"}).zone(16) == Zone("room", "Hall")
