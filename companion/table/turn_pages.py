@@ -1,0 +1,258 @@
+"""The seat's own turn on the handheld: roll or enter dice, move, suggest, accuse, snoop, draw, show a card."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from companion.rules.actions import Accuse, Draw, EndTurn, Move, Pass, Roll, Show, Snoop, Suggest
+from companion.rules.edition import Edition, load_edition
+from companion.rules.errors import ClueError
+
+from .commands import Command, Play
+from .menus import MORE, Face, Menu, Option, Page, Screen, View, asked_seat, home_menu, seat_of, with_cursor
+
+# -- play --------------------------------------------------------------------------------------
+
+
+def play_page(view: View, menu: Menu) -> Page:
+    seat, phase = seat_of(view), view.get("phase")
+    if asked_seat(view) == seat:
+        return _show_page(view, menu)
+    if view.get("turn") != seat or phase == "refuting":
+        return _waiting_page(view)
+    if phase == "moving":
+        return _moving_page(view, menu)
+    if phase == "out":
+        screen = Screen("turn", "Wrong: you are out", ("You still answer suggestions.",), ("End turn",),
+                        footer="ok: end turn")
+        return Page(screen, (Option(command=Play(seat, EndTurn(seat))),))
+    return _turn_page(view, menu)
+
+
+def _waiting_page(view: View) -> Page:
+    seat, turn, suggestion = view.get("seat"), view.get("turn"), view.get("suggestion")
+    asked = asked_seat(view)
+    if asked is not None and suggestion:
+        lines = [f"Asked: {asked}", f"{suggestion['suspect']}, {suggestion['weapon']}, {suggestion['room']}"]
+    elif view.get("phase") == "refuting":
+        lines = ["The suggestion is being answered."]
+    else:
+        lines = [f"{turn}'s turn."]
+    if seat in (view.get("eliminated") or ()):
+        lines.append("You are out; you still show cards.")
+    if view.get("link") == "down":
+        lines.append("Board link lost.")
+    return Page(Screen("waiting", "Waiting", tuple(lines), footer="up/down: your notes"), nav="browse")
+
+
+def _show_page(view: View, menu: Menu) -> Page:
+    seat, suggestion = seat_of(view), view.get("suggestion") or {}
+    cards = tuple(view.get("may_show") or ())
+    line = f"to {suggestion.get('suggester')}:"
+    if not cards:
+        screen = Screen("show", "Your answer", (line,), ("Pass: I have none",), footer="ok: pass")
+        return Page(screen, (Option(command=Play(seat, Pass(seat))),))
+    options = tuple(Option(command=Play(seat, Show(seat, card))) for card in cards)
+    return with_cursor(Page(Screen("show", "Show a card", (line,), cards, footer="ok: show it"), options), menu)
+
+
+def _where(view: View) -> str:
+    place = str((view.get("position") or {}).get(view.get("seat"), "?"))
+    square = len(place) <= 3 and place[:1].islower() and place[1:].isdigit()
+    return f"On {place}." if square else f"In the {place}."
+
+
+def _turn_page(view: View, menu: Menu) -> Page:
+    """The seat's turn before a roll ("start") or after its move ("moved", "suggested")."""
+    seat, phase = seat_of(view), view.get("phase")
+    items: list[tuple[str, Option]] = []
+    if phase == "start":
+        physical = (view.get("settings") or {}).get("dice") == "physical"
+        items.append(("Enter dice", Option(replace(home_menu(menu), step="dice"))) if physical
+                     else ("Roll dice", Option(command=Play(seat, Roll(seat)))))
+        items += [(f"Passage to {place}", Option(command=Play(seat, Move(seat, place))))
+                  for place in view.get("legal_destinations") or ()]
+    if _may_suggest(view):
+        items.append(("Suggest", Option(replace(home_menu(menu), step="suggest_suspect"))))
+    items += _extras(view, menu)
+    if _may_accuse(view):
+        items.append(("Accuse", Option(replace(home_menu(menu), step="accuse_suspect"))))
+    if phase in ("moved", "suggested"):
+        items.append(("End turn", Option(command=Play(seat, EndTurn(seat)))))
+    items.append((MORE, Option(replace(home_menu(menu), step="browse", page=1))))
+    lines = [_where(view)] + _phone_line(view)
+    kind = "roll" if phase == "start" else "turn"
+    screen = Screen(kind, "Your turn", tuple(lines), tuple(label for label, _ in items), footer="ok: choose")
+    return with_cursor(Page(screen, tuple(option for _, option in items)), menu)
+
+
+def _moving_page(view: View, menu: Menu) -> Page:
+    seat = seat_of(view)
+    places = sorted(view.get("legal_destinations") or (), key=lambda p: (p[:1].islower(), p[:1], len(p), p))
+    items = [(place, Option(command=Play(seat, Move(seat, place)))) for place in places]
+    items += _extras(view, menu)
+    items.append((MORE, Option(replace(home_menu(menu), step="browse", page=1))))
+    lines = ["Or move your token."] if view.get("link") == "up" else []
+    screen = Screen("destinations", f"Move {view.get('moves_left')}: where to?", tuple(lines),
+                    tuple(label for label, _ in items), footer="ok: go there")
+    return with_cursor(Page(screen, tuple(option for _, option in items)), menu)
+
+
+def _extras(view: View, menu: Menu) -> list[tuple[str, Option]]:
+    """Snoop and draw, when the turn offers them."""
+    seat = seat_of(view)
+    extras: list[tuple[str, Option]] = []
+    if view.get("snoop_at"):
+        extras.append(("Snoop", Option(replace(home_menu(menu), step="snoop"))))
+    if seat in (view.get("may_draw") or ()):
+        extras.append(("Draw a card", Option(command=Play(seat, Draw(seat)))))
+    return extras
+
+
+def _phone_line(view: View) -> list[str]:
+    """Bonus cards and personality powers are played on the phone view."""
+    seat = seat_of(view)
+    power = (view.get("powers") or {}).get(seat)
+    held = ((view.get("bonus") or {}).get("held") or {}).get(seat)
+    return ["Cards, power: phone view."] if held or (power and not power.get("used")) else []
+
+
+def _edition(view: View) -> Edition | None:
+    try:
+        return load_edition(str(view.get("edition")))
+    except ClueError:
+        return None
+
+
+def _may_accuse(view: View) -> bool:
+    """Editions that name one place for accusations (a centre space) offer it only there."""
+    edition = _edition(view)
+    if edition is None or edition.accuse == "anywhere" or edition.board is None:
+        return True
+    board, here = edition.board, str((view.get("position") or {}).get(seat_of(view)))
+    mark = board.marks.get(board.index[here]) if here in board.index else None
+    return edition.accuse in (here, mark)
+
+
+def _may_suggest(view: View) -> bool:
+    """A room entered this turn, or brought here by another's suggestion since one's last turn."""
+    seat, phase = seat_of(view), view.get("phase")
+    place = (view.get("position") or {}).get(seat)
+    if place not in (view.get("edition_cards") or {}).get("rooms", ()):
+        return False
+    record = list(view.get("record") or ())
+    starts = [i for i, event in enumerate(record) if event.get("type") == "turn_started"]
+    mine = [i for i in starts if record[i].get("seat") == seat]
+    if phase == "moved" and mine:
+        return any(event.get("type") == "moved" and event.get("seat") == seat and event.get("to") == place
+                   and event.get("via") not in ("suggestion", "cleared", "swap") for event in record[mine[-1]:])
+    if phase == "start" and len(mine) >= 2:
+        after = next(i for i in starts if i > mine[-2])  # the end of the seat's previous turn
+        return any(event.get("type") == "moved" and event.get("seat") == seat
+                   and event.get("via") == "suggestion" for event in record[after:])
+    return phase == "start" and any(event.get("type") == "moved" and event.get("seat") == seat
+                                    and event.get("via") == "suggestion" for event in record)
+
+
+# -- the steps of a choice ---------------------------------------------------------------------
+
+
+def _choose(menu: Menu, kind: str, title: str, line: str, names: Sequence[str],
+            then: Sequence[Option], back: Menu) -> Page:
+    screen = Screen(kind, title, (line,) if line else (), tuple(names), footer="ok: pick  back: undo")
+    return with_cursor(Page(screen, tuple(then), back=back), menu)
+
+
+def _cards(view: View, key: str) -> tuple[str, ...]:
+    return tuple((view.get("edition_cards") or {}).get(key, ()))
+
+
+def suggest_page(view: View, menu: Menu) -> Page:
+    seat = seat_of(view)
+    room = (view.get("position") or {}).get(seat)
+    if menu.step == "suggest_suspect":
+        suspects = _cards(view, "suspects")
+        then = [Option(replace(menu, step="suggest_weapon", picks=(name,), cursor=0)) for name in suspects]
+        return _choose(menu, "suggest_suspect", "Suggest: who?", f"in the {room}", suspects, then,
+                       home_menu(menu))
+    suspect = menu.picks[0]
+    weapons = _cards(view, "weapons")
+    then = [Option(command=Play(seat, Suggest(seat, suspect, name))) for name in weapons]
+    back = replace(menu, step="suggest_suspect", picks=(), cursor=_index(_cards(view, "suspects"), suspect))
+    return _choose(menu, "suggest_weapon", "Suggest: weapon?", f"{suspect}, {room}", weapons, then, back)
+
+
+def accuse_page(view: View, menu: Menu) -> Page:
+    order = ("accuse_suspect", "accuse_weapon", "accuse_room", "accuse_confirm")
+    at = order.index(menu.step)
+    names = _cards(view, ("suspects", "weapons", "rooms")[at])
+    then = [Option(replace(menu, step=order[at + 1], picks=menu.picks + (name,), cursor=0)) for name in names]
+    back = home_menu(menu) if at == 0 else replace(
+        menu, step=order[at - 1], picks=menu.picks[:-1],
+        cursor=_index(_cards(view, ("suspects", "weapons")[at - 1]), menu.picks[-1]))
+    title = ("Accuse: who?", "Accuse: weapon?", "Accuse: room?")[at]
+    return _choose(menu, "accuse", title, ", ".join(menu.picks), names, then, back)
+
+
+def confirm_page(view: View, menu: Menu) -> Page:
+    seat = seat_of(view)
+    suspect, weapon, room = menu.picks
+    back = replace(menu, step="accuse_room", picks=menu.picks[:2], cursor=_index(_cards(view, "rooms"), room))
+    then = (Option(), Option(command=Play(seat, Accuse(seat, suspect, weapon, room))))
+    items = ("Cancel", f"Accuse {suspect}, {weapon}, {room}")
+    screen = Screen("accuse", "Accuse? Sure?", (), items, footer="wrong: you are out")
+    return with_cursor(Page(screen, then, back=back), menu)
+
+
+def snoop_page(view: View, menu: Menu) -> Page:
+    seat = seat_of(view)
+    others = [other for other in view.get("seats") or () if other != seat]
+    then = [Option(command=Play(seat, Snoop(seat, other))) for other in others]
+    return _choose(menu, "snoop", "Snoop on whom?", "Look at one card of:", others, then, home_menu(menu))
+
+
+def _index(names: Sequence[str], name: str) -> int:
+    return list(names).index(name) if name in names else 0
+
+
+# -- physical dice -----------------------------------------------------------------------------
+
+
+def _faces(view: View, die: int) -> tuple[Face, ...]:
+    """A die's faces; on an edition with a question die, the last die has "?" for 1."""
+    faces: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
+    edition = _edition(view)
+    question = edition is not None and edition.question_die
+    return ("?", *faces[1:]) if question and die == _dice_count(view) - 1 else faces
+
+
+def _dice_count(view: View) -> int:
+    return max(int(view.get("dice_count") or 1), 1)
+
+
+def dice_page(view: View, menu: Menu) -> Page:
+    count, done = _dice_count(view), len(menu.dice)
+    faces = _faces(view, done)
+    current = faces[menu.cursor % len(faces)]
+    values = [*menu.dice, current] + ["-"] * (count - done - 1)
+    items = tuple(f"Die {i + 1}: {value}" for i, value in enumerate(values))
+    footer = "ok: roll it" if done == count - 1 else "ok: next die"
+    screen = Screen("dice", "Your dice", ("up/down: the number",), items, done, footer=footer)
+    return Page(screen, nav="dice")
+
+
+def dice_press(view: View, menu: Menu, button: str) -> tuple[Menu, Command | None]:
+    seat, count, done = seat_of(view), _dice_count(view), len(menu.dice)
+    faces = _faces(view, done)
+    if button in ("up", "down"):
+        return replace(menu, cursor=(menu.cursor + (1 if button == "up" else -1)) % len(faces)), None
+    if button == "back":
+        if not menu.dice:
+            return home_menu(menu), None
+        last = menu.dice[-1]
+        return replace(menu, dice=menu.dice[:-1], cursor=_faces(view, done - 1).index(last)), None
+    dice = (*menu.dice, faces[menu.cursor % len(faces)])
+    if len(dice) < count:
+        return replace(menu, dice=dice, cursor=0), None
+    return home_menu(menu), Play(seat, Roll(seat, dice=dice))
