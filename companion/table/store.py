@@ -143,10 +143,7 @@ class Store:
         if self._db is not None:
             return self
         if self.path != ":memory:":
-            try:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as err:
-                raise StoreError(f"cannot make the folder for the store {self.path}: {err.strerror}") from None
+            _private_file(Path(self.path))
         try:
             # Autocommit: transactions are explicit (see _write).
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -372,6 +369,26 @@ class Store:
 
     def _now(self) -> str:
         return self._clock().astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def _private_file(path: Path) -> None:
+    """Make the store's file (and a folder made for it) readable by its owner only, before SQLite opens it.
+
+    The store holds the cookie-signing key, the join tokens, the host PIN and
+    each game's seed (which gives every hand). SQLite gives its -wal and -shm
+    files the database file's mode, so they follow.
+    """
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        raise StoreError(f"cannot make the folder for the store {path}: {err.strerror}") from None
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if name.exists() and name.stat().st_uid == os.getuid() and name.stat().st_mode & 0o077:
+                name.chmod(0o600)  # a store made by an older version was world-readable
+    except OSError as err:
+        raise StoreError(f"cannot open the store {path}: {err.strerror}") from None
 
 
 def _prepare(db: sqlite3.Connection, path: str) -> None:

@@ -75,6 +75,27 @@ def test_creating_a_store_touches_nothing_until_it_is_opened(tmp_path: Path) -> 
         assert opened is unopened and path.is_file()
 
 
+def test_the_store_and_a_folder_made_for_it_are_private_to_their_owner(tmp_path: Path) -> None:
+    """It holds the cookie key, the join tokens, the PIN and every game's seed: no one else may read it."""
+    path = tmp_path / "data" / "clue-companion" / "companion.db"
+    with Store(path) as opened:
+        opened.set_setting("probe", "1")
+        assert path.stat().st_mode & 0o777 == 0o600
+        assert Path(f"{path}-wal").stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_world_readable_store_from_before_is_made_private_on_opening(tmp_path: Path) -> None:
+    path = tmp_path / "companion.db"
+    with Store(path):
+        pass
+    path.chmod(0o644)
+    folder = tmp_path.stat().st_mode & 0o777
+    with Store(path):
+        assert path.stat().st_mode & 0o777 == 0o600
+    assert tmp_path.stat().st_mode & 0o777 == folder  # a folder it did not make is not the store's to change
+
+
 def test_a_new_store_has_the_documented_schema_in_wal_mode(store: Store) -> None:
     with sqlite3.connect(store.path) as raw:
         tables = {name: [column[1] for column in raw.execute(f"PRAGMA table_info({name})")]
