@@ -35,6 +35,7 @@ Sensed = Mapping[int, frozenset[str]]  # reader -> UIDs it sees now
 Seen = dict[Piece, frozenset[Zone]]
 
 CARD_ZONES = ("room", "centre", "seat")  # where cards lie in play: on a room, the accusation pad, a seat pad
+PUBLIC = "*"  # the holder of a face-up card's difference: everyone may read its name
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,10 @@ def _sentence(state: GameState, zones: ZoneMap, piece: Piece, expected: str, see
 
 
 def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed) -> list[dict[str, Any]]:
-    """:func:`differences` as records for the web: piece, kind, expected, seen, readers, text.
+    """:func:`differences` as records: piece, kind, expected, seen, readers, text.
+
+    A stray card's record names no card in ``piece`` or ``text``: ``named``
+    has the sentence with its name, for ``holder`` only (see :func:`for_viewer`).
 
     Movers come first in suspect order, then weapons, then stray cards, then
     unknown tags by reader (with their ``uid``).
@@ -242,8 +246,7 @@ def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sen
     for piece in sorted(p for p in seen if p.kind == "card"):
         stray = frozenset(zone for zone in seen[piece] if zone.kind not in CARD_ZONES)
         if stray:
-            text = f"The {piece.name} card is {' and '.join(map(_zone_at, _in_reader_order(zones, stray)))}: take it off."
-            found.append(_record(zones, piece, None, stray, text))
+            found.append(_stray_card(state, zones, piece, stray))
     for reader, uid in unknown:
         text = f"Unknown tag {uid} on {_reader_name(zones, reader)}: enrol it with clue-companion enroll."
         zone = zones.zone(reader)
@@ -252,12 +255,32 @@ def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sen
     return found
 
 
-def differences(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed) -> list[str]:
-    """What to fix so the board matches the game, one sentence per piece or unknown tag.
+def differences(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed, viewer: str | None = None) -> list[str]:
+    """What to fix so the board matches the game, one sentence per piece or unknown tag, as ``viewer`` may read it.
 
     Cards on room, centre and seat readers are left alone (players lay them there).
+    A stray card is named only to the seat holding it (or to all when face up).
     """
-    return [entry["text"] for entry in differences_data(state, zones, tags, sensed)]
+    return [for_viewer(entry, viewer) for entry in differences_data(state, zones, tags, sensed)]
+
+
+def for_viewer(entry: Mapping[str, Any], viewer: str | None) -> str:
+    """A difference's sentence for ``viewer`` (None: the table): a card's name only for its holder."""
+    holder = entry.get("holder")
+    return str(entry["named"] if holder is not None and holder in (viewer, PUBLIC) else entry["text"])
+
+
+def _stray_card(state: GameState, zones: ZoneMap, piece: Piece, stray: frozenset[Zone]) -> dict[str, Any]:
+    """A card off its pads: the table reads "a card", its holder reads which (a hand's card is a secret).
+
+    A card in the envelope or aside is named to no one.
+    """
+    where = ' and '.join(map(_zone_at, _in_reader_order(zones, stray)))
+    holders = [seat for seat, hand in zip(state.seats, state.hands) if piece.name in hand]
+    holder = PUBLIC if piece.name in state.face_up else holders[0] if holders else None
+    entry = _record(zones, Piece("card", ""), None, stray, f"A card is {where}: take it off.")
+    entry.update(piece=None, holder=holder, named=f"The {piece.name} card is {where}: take it off.")
+    return entry
 
 
 def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], text: str) -> dict[str, Any]:

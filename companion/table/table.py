@@ -88,7 +88,7 @@ class _Board:
     link: str = "none"
     sensed: dict[int, set[str]] = field(default_factory=dict)
     refused: dict[Piece, PutBack] = field(default_factory=dict)
-    differences: list[str] = field(default_factory=list)
+    differences: list[dict[str, Any]] = field(default_factory=list)  # board_watch.differences_data
 
     def frozen(self) -> dict[int, frozenset[str]]:
         return {reader: frozenset(uids) for reader, uids in self.sensed.items() if uids}
@@ -438,7 +438,7 @@ class Table:
         if self.board.link != "up" or self.state is None:
             self.notify(None, opening)
             return
-        differences = self.board.differences
+        differences = [board_watch.for_viewer(entry, None) for entry in self.board.differences]
         if differences:
             self.notify(None, f"{opening} The board differs in {len(differences)} place(s): " + " ".join(differences))
         else:
@@ -449,10 +449,10 @@ class Table:
         """True if the connected board has a reader that would see a mover arrive at ``place``."""
         return self.board.link == "up" and self.zones is not None and bool(self.zones.readers_for(place))
 
-    def _differences(self) -> list[str]:
+    def _differences(self) -> list[dict[str, Any]]:
         if self.state is None or self.zones is None or self.board.link != "up":
             return []
-        return board_watch.differences(self.state, self.zones, self.tags, self.board.frozen())
+        return board_watch.differences_data(self.state, self.zones, self.tags, self.board.frozen())
 
     def _pad_seat(self, zone: Zone) -> str | None:
         seats = self.state.seats if self.state is not None else self.lobby.seats if self.lobby is not None else ()
@@ -525,7 +525,7 @@ class Table:
             "link": self.board.link,
             "board": {"waiting": bool(self.board.refused),
                       "corrections": [verdict.text for verdict in self.board.refused.values()],
-                      "differences": list(self.board.differences)},
+                      "differences": [board_watch.for_viewer(entry, seat) for entry in self.board.differences]},
             "notice": self.notices.get(seat),
             "settings": dict(self.settings),
             "join_url": self.join_url(seat) if seat is not None else None,

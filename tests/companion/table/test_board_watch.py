@@ -265,14 +265,28 @@ def test_a_lifted_mover_and_a_token_in_two_rooms() -> None:
     ]
 
 
-def test_a_card_on_a_door_reader_is_listed() -> None:
+def test_a_card_on_a_door_reader_is_listed_naming_the_card_to_its_holder_only() -> None:
+    zones = ZoneMap.with_specs(CLASSIC, {16: "door:l19"})
+    state = game()
+    holder = next(seat for seat in state.seats if "Rope" in state.hand(seat))
+    other = next(seat for seat in state.seats if seat != holder)
+    sensed = board_as_the_game_says(state, zones)
+    sensed[16] = {uid(Piece("card", "Rope"), CLASSIC)}
+    assert differences(state, zones, TAGS, frozen(sensed)) == ["A card is on the Hall doorway (l19): take it off."]
+    assert differences(state, zones, TAGS, frozen(sensed), other) == ["A card is on the Hall doorway (l19): take it off."]
+    assert differences(state, zones, TAGS, frozen(sensed), holder) == [
+        "The Rope card is on the Hall doorway (l19): take it off.",
+    ]
+
+
+def test_an_envelope_card_off_its_pads_is_named_to_no_one() -> None:
     zones = ZoneMap.with_specs(CLASSIC, {16: "door:l19"})
     state = game()
     sensed = board_as_the_game_says(state, zones)
-    sensed[16] = {uid(Piece("card", "Rope"), CLASSIC)}
-    assert differences(state, zones, TAGS, frozen(sensed)) == [
-        "The Rope card is on the Hall doorway (l19): take it off.",
-    ]
+    sensed[16] = {uid(Piece("card", state.envelope.weapon), CLASSIC)}
+    for viewer in (None, *state.seats):
+        assert differences(state, zones, TAGS, frozen(sensed), viewer) == [
+            "A card is on the Hall doorway (l19): take it off."]
 
 
 def test_the_differences_as_data_for_the_web() -> None:

@@ -318,3 +318,24 @@ def test_bot_seats_are_checked(store: Store) -> None:
     assert not refused.ok and "bot level" in refused.error["message"]
     refused = table.handle(NewGame("classic", SEATS, deal="physical", bots=(("Mrs. White", "expert"),)))
     assert not refused.ok and "companion to deal" in refused.error["message"]
+
+
+@pytest.mark.parametrize("spec", ["room:Kitchen", "door:l19", "space:h25", "centre", "seat:1"])
+def test_a_card_on_any_kind_of_reader_is_named_only_to_its_holder(store: Store, spec: str) -> None:
+    """The table screen and the other seats read "a card"; a hand's card is its holder's secret."""
+    table = Table(store=store, zone_specs={16: spec})
+    assert table.handle(NewGame("classic", SEATS, seed=7)).ok
+    assert table.handle(StartGame()).ok
+    board_matching(table)
+    state = table.state
+    assert state is not None
+    holder = SEATS[0]  # seat pad 1 is hers, so a card on it is one she laid there
+    secret = state.hand(holder)[0]
+    table.handle(TagSeen(16, card(secret)))
+    off_its_pads = spec.split(":")[0] in ("door", "space")
+    on_her_pad = spec == "seat:1"  # "No card to show now: ... was not used", to her alone
+    for viewer in (None, *SEATS):
+        view = table.view(viewer)
+        told = str(view["board"]) + str(view["notice"])
+        assert (secret in told) == (viewer == holder and (off_its_pads or on_her_pad)), (viewer, told)
+    assert bool(table.view(None)["board"]["differences"]) == off_its_pads
