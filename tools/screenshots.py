@@ -34,7 +34,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--no-first-run", "--disable-sync"]
 SIZES = {"phone": (390, 844), "tv": (1920, 1080)}
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
-PIN = "2468"
+PIN = "246813"
 READY = {  # what each page shows once it has drawn itself
     "table": "document.querySelectorAll('#board .cb-mover').length === 6",
     "seat": "!!document.querySelector('#dock .dock-title')",

@@ -2,7 +2,7 @@
 
 >>> from companion.table.session import Session, Table
 >>> with Session(Table()) as session:
-...     app = create_app(session, {"HOST_PIN": "2468", "TESTING": True})
+...     app = create_app(session, {"HOST_PIN": "246813", "TESTING": True})
 ...     app.test_client().get("/api/table").get_json()["stage"]
 'idle'
 
@@ -10,7 +10,7 @@ Blueprints: ``table`` (/), ``player`` (/j/TOKEN, /seat), ``events`` (SSE),
 ``host`` (/host) and ``sim`` (/sim, only with a mock rig). Config keys (all
 optional): ``HOST_PIN``, ``SECRET_KEY``, ``BASE_URL`` (the address join URLs
 use), ``PAIRING``, ``RIG`` and ``SIM``, ``KEEPALIVE`` (s), ``SESSION_TIMEOUT``
-(s), ``JOIN_LIMIT`` and ``PIN_LIMIT`` ((tries, seconds)). See docs/web.md.
+(s), ``JOIN_LIMIT``, ``PIN_LIMIT`` (per address) and ``PIN_LIMIT_TOTAL`` ((tries, seconds)). See docs/web.md.
 """
 
 from __future__ import annotations

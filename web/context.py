@@ -26,7 +26,8 @@ from companion.table.pairing import Pairing
 from companion.table.session import Session
 from companion.table.table import Outcome, Table
 
-from .guard import ApiError, RateLimiter
+from .guard import ApiError, RateLimiter, pin_problem
+from .host_sessions import HostSessions
 
 PIN_SETTING = "host_pin"
 SECRET_SETTING = "web_secret_key"
@@ -49,8 +50,11 @@ class WebContext:
         self.base_url: str | None = config.get("BASE_URL")
         self.pairing: Pairing = config.get("PAIRING") or self._stored_pairing()
         self.join_limit = RateLimiter(*config.get("JOIN_LIMIT", (10, 60.0)))
-        self.pin_limit = RateLimiter(*config.get("PIN_LIMIT", (5, 60.0)))
-        self._pin: str = str(config.get("HOST_PIN") or self._stored(PIN_SETTING, _new_pin))
+        self.pin_limit = RateLimiter(*config.get("PIN_LIMIT", (5, 60.0)))  # per address
+        # ...and for everyone together: many addresses (a phone can take a new one at will) get no more.
+        self.pin_total = RateLimiter(*config.get("PIN_LIMIT_TOTAL", (20, 60.0)))
+        self.hosts = HostSessions()
+        self._pin: str = self._host_pin(config.get("HOST_PIN"))
         self._json = _JsonCache()
         self._streams: set[Mailbox] = set()  # the open SSE streams' mailboxes
         self._streams_lock = threading.Lock()
@@ -140,8 +144,23 @@ class WebContext:
         return secrets.compare_digest(pin.encode(), self._pin.encode())
 
     def set_pin(self, pin: str) -> None:
+        """A new PIN (checked by the caller); every host browser is logged out."""
         self._pin = pin
+        self.hosts.revoke_all()
         self.inspect(lambda table: table.store.set_setting(PIN_SETTING, pin) if table.store else None)
+
+    def _host_pin(self, given: object) -> str:
+        """The configured PIN, else the stored one; a stored PIN too short for today's rule is replaced."""
+        if given:
+            problem = pin_problem(str(given))
+            if problem:
+                raise ValueError(problem)
+            return str(given)
+        stored = self._stored(PIN_SETTING, _new_pin)
+        if pin_problem(stored):
+            stored = _new_pin()
+            self.inspect(lambda table: table.store.set_setting(PIN_SETTING, stored) if table.store else None)
+        return stored
 
     @property
     def pin(self) -> str:

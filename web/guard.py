@@ -43,6 +43,21 @@ class ApiError(Exception):
         return response
 
 
+PIN_DIGITS = (6, 12)  # a million tries at the fewest; the limits below make that years
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why ``pin`` cannot be the host PIN (a sentence), or None if it can.
+
+    >>> pin_problem("1"), pin_problem("123456")
+    ('The host PIN must be 6 to 12 digits.', None)
+    """
+    fewest, most = PIN_DIGITS
+    if pin.isascii() and pin.isdigit() and fewest <= len(pin) <= most:
+        return None
+    return f"The host PIN must be {fewest} to {most} digits."
+
+
 class RateLimiter:
     """At most ``limit`` counted attempts per key (an address) in any ``window`` seconds."""
 

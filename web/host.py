@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import segno
@@ -19,7 +18,7 @@ from companion.table.table import Table
 
 from .board_data import editions
 from .context import WebContext, context
-from .guard import ApiError, client_address, csrf_token, json_body
+from .guard import ApiError, client_address, csrf_token, json_body, pin_problem
 from .outcomes import answer
 
 blueprint = Blueprint("host", __name__)
@@ -28,13 +27,9 @@ DICE = ("companion", "physical")
 MAX_SEATS = 10
 
 
-def _pin_key(pin: str) -> str:
-    return hashlib.sha256(f"clue-host:{pin}".encode()).hexdigest()[:32]
-
-
 def is_host() -> bool:
-    """Logged in with the current PIN (changing the PIN logs every other host browser out)."""
-    return session.get("host") == _pin_key(context().pin)
+    """Logged in: the cookie names an open host login (changing the PIN or logging out closes it)."""
+    return context().hosts.valid(session.get("host"))
 
 
 def require_host() -> WebContext:
@@ -54,17 +49,20 @@ def page() -> str:
 def login() -> Response:
     web, address = context(), client_address()
     web.pin_limit.check(address)
+    web.pin_total.check("everyone")
     pin = json_body({"pin": str}, ("pin",))["pin"]
     if not web.pin_matches(pin):
         web.pin_limit.count(address)
+        web.pin_total.count("everyone")
         raise ApiError(403, "bad_pin", "That is not the host PIN.")
-    session["host"] = _pin_key(web.pin)
+    web.hosts.revoke(session.get("host"))
+    session["host"] = web.hosts.open()
     return jsonify({"ok": True})
 
 
 @blueprint.post("/host/logout")
 def logout() -> Response:
-    session.pop("host", None)
+    context().hosts.revoke(session.pop("host", None))
     return jsonify({"ok": True})
 
 
@@ -194,8 +192,9 @@ def settings() -> Response:
     web = require_host()
     pin = json_body({"pin": str}).get("pin")
     if pin is not None:
-        if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
-            raise ApiError(400, "bad_field", "The PIN must be 4 to 12 digits.")
-        web.set_pin(pin)
-        session["host"] = _pin_key(pin)
+        problem = pin_problem(pin)
+        if problem:
+            raise ApiError(400, "bad_field", problem)
+        web.set_pin(pin)  # every other host browser is logged out
+        session["host"] = web.hosts.open()
     return jsonify({"ok": True})

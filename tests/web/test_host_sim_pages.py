@@ -22,7 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync"]
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
-PIN = "2468"
+PIN = "246813"
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium at /usr/bin/chromium")
@@ -75,7 +75,7 @@ def test_a_wrong_pin_is_refused_in_words(browser: Any, served: tuple[MockTable, 
     page = browser.new_page()
     page.goto(url + "/host")
     assert page.get_attribute("#pin", "inputmode") == "numeric"
-    page.fill("#pin", "1111")
+    page.fill("#pin", "111111")
     page.click("#login-button")
     wait_until(page, "!document.getElementById('login-error').classList.contains('hidden')")
     assert page.text_content("#login-error") == "That is not the host PIN."

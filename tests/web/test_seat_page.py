@@ -42,7 +42,7 @@ def served() -> Iterator[tuple[Session, str, Any]]:
     with Session(Table(seed_source=lambda: 7)) as session:
         session.call(NewGame("classic", SEATS, dice="physical"))
         session.call(StartGame())
-        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing
 
@@ -231,7 +231,7 @@ def test_the_doctor_who_question_die_can_be_entered(browser: Any) -> None:
         assert session.call(NewGame("doctor_who", seats, dice="physical")).ok
         assert session.call(StartGame()).ok
         first = session.table.view(None)["turn"]
-        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
         with WebServer(app, "127.0.0.1", 0) as server:
             page, problems = join(browser, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing, first)
             assert page.locator("#dock input.die-input").count() == 1
@@ -248,7 +248,7 @@ def test_the_assistant_shows_on_the_phone_notebook_when_the_host_turned_it_on(br
     with Session(Table(seed_source=lambda: 7)) as session:
         assert session.call(NewGame("classic", SEATS, dice="physical", assistant="probabilities")).ok
         assert session.call(StartGame()).ok
-        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
         with WebServer(app, "127.0.0.1", 0) as server:
             url = f"http://127.0.0.1:{server.port}"
             page, problems = join(browser, url, app.extensions["clue"].pairing, "Mrs. White")

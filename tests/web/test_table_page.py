@@ -40,7 +40,7 @@ def served() -> Iterator[tuple[Session, str]]:
     with Session(Table(seed_source=lambda: 7)) as session:
         session.call(NewGame("classic", SEATS))
         session.call(StartGame())
-        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.5})
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, f"http://127.0.0.1:{server.port}"
 

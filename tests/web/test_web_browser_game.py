@@ -41,7 +41,7 @@ def companion(tmp_path: Path) -> Iterator[tuple[MockTable, str, Any]]:
     with Store(tmp_path / "games.db").open() as store, MockTable(store) as rig:
         assert rig.new_game("classic", SEATS, seed=4).ok
         assert rig.start().ok
-        app = create_app(rig.session, {"HOST_PIN": "2468", "RIG": rig, "SIM": True})
+        app = create_app(rig.session, {"HOST_PIN": "246813", "RIG": rig, "SIM": True})
         pairing = app.extensions["clue"].pairing
         with WebServer(app, "127.0.0.1", 0) as server:
             pairing.base_url = f"http://127.0.0.1:{server.port}"

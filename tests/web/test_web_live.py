@@ -24,7 +24,7 @@ def served() -> Iterator[tuple[Session, int]]:
     with Session(Table(seed_source=lambda: 7)) as session:
         session.call(NewGame("classic", ("Miss Scarlet", "Colonel Mustard", "Mrs. White")))
         session.call(StartGame())
-        app = create_app(session, {"HOST_PIN": "2468", "KEEPALIVE": 0.1})
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.1})
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, server.port
 

@@ -235,14 +235,67 @@ def test_wrong_pins_are_403_and_five_lock_the_address_out(playing: Flask) -> Non
 
 def test_a_pin_change_logs_the_other_host_browsers_out(playing: Flask) -> None:
     laptop, tablet = host_browser(playing), host_browser(playing)
-    assert laptop.post("/api/host/settings", {"pin": "8642"}).status_code == 200
+    assert laptop.post("/api/host/settings", {"pin": "864213"}).status_code == 200
     assert laptop.json("/api/host")["stage"] == "playing"
     refused(tablet.get("/api/host"), 401, "host_login")
     refused(tablet.login(PIN), 403, "bad_pin")
-    assert tablet.login("8642").status_code == 200 and tablet.json("/api/host")
+    assert tablet.login("864213").status_code == 200 and tablet.json("/api/host")
     assert laptop.post("/host/logout", {}).status_code == 200
     refused(laptop.get("/api/host"), 401, "host_login")
     assert tablet.json("/api/host")  # logging out one browser leaves the others
+
+
+def test_the_host_cookie_names_a_login_not_anything_derived_from_the_pin(playing: Flask) -> None:
+    """The cookie is signed, not encrypted: its host value must not let anyone work out the PIN."""
+    serializer = playing.session_interface.get_signing_serializer(playing)  # type: ignore[attr-defined]
+    logins = []
+    for _ in range(2):
+        cookie = host_browser(playing).client.get_cookie("clue_session")
+        assert cookie is not None
+        logins.append(serializer.loads(cookie.value)["host"])
+    assert logins[0] != logins[1]  # the same PIN, two random ids
+    assert all(len(login) >= 40 and PIN not in login for login in logins)
+
+
+def test_a_copied_host_cookie_stops_working_at_logout(playing: Flask) -> None:
+    host = host_browser(playing)
+    cookie = host.client.get_cookie("clue_session")
+    assert cookie is not None
+    thief = Browser(playing)
+    thief.client.set_cookie("clue_session", cookie.value)
+    assert thief.get("/api/host").status_code == 200
+    assert host.post("/host/logout", {}).status_code == 200
+    refused(thief.get("/api/host"), 401, "host_login")
+
+
+def test_pin_tries_are_limited_for_every_address_together(playing: Flask) -> None:
+    """A phone can take a new address at will: 4 tries from each of 10 addresses still hit a limit."""
+    browser = Browser(playing, "/host")
+    answers = [browser.client.post("/host/login", json={"pin": "000000"}, headers={"X-CSRF-Token": browser.csrf},
+                                   environ_base={"REMOTE_ADDR": f"10.0.0.{n}"}).status_code
+               for n in range(10) for _ in range(4)]
+    assert answers.count(403) == 20 and answers.count(429) == 20
+    late = browser.client.post("/host/login", json={"pin": PIN}, headers={"X-CSRF-Token": browser.csrf},
+                               environ_base={"REMOTE_ADDR": "10.0.1.1"})
+    refused(late, 429, "rate_limited")  # the host too waits out the minute: the price of a global limit
+
+
+@pytest.mark.parametrize("pin", ["2468", "12345", "abcdef", "1234567890123", "12 456"])
+def test_a_pin_of_fewer_than_six_digits_is_refused_on_the_page(playing: Flask, pin: str) -> None:
+    host = host_browser(playing)
+    refused(host.post("/api/host/settings", {"pin": pin}), 400, "bad_field")
+    assert host.json("/api/host")  # still logged in, the PIN unchanged
+    assert Browser(playing, "/host").login(PIN).status_code == 200
+
+
+def test_a_short_pin_is_refused_by_the_app_and_a_short_stored_one_replaced(tmp_path: Path) -> None:
+    with running(tmp_path) as session:
+        with pytest.raises(ValueError, match="6 to 12 digits"):
+            make_app(session, HOST_PIN="2468")
+        session.inspect(lambda table: table.store.set_setting("host_pin", "2468"))
+        web = web_of(make_app(session, HOST_PIN=None))
+        assert len(web.pin) == 6 and web.pin != "2468"
+        assert session.inspect(lambda table: table.store.setting("host_pin")) == web.pin
 
 
 def test_nothing_served_shows_the_pin(playing: Flask) -> None:
@@ -387,7 +440,7 @@ JUNK_PATHS = (
     "/static/..%2fweb%2fcontext.py", "/static/nope.js", "/%ff", "/api/seat%00", "/events/nope", "/events/table/x",
     "/sim/oled/-1.png", "/sim/oled/99999999999999999999999.png", "/sim/oled/x.png", "/api/board?edition=",
     "/api/board?edition=" + "x" * 3000, "/api/board?edition=%00%ff", "/api/board?edition=classic&edition=x",
-    "/api/table?" + "a=1&" * 500, "/api/host?pin=2468", "/host/login", "/api/seat/action?type=roll",
+    "/api/table?" + "a=1&" * 500, "/api/host?pin=246813", "/host/login", "/api/seat/action?type=roll",
     "/" + "a" * 8000, "/api/" + "é" * 100, "/seat?seat=<script>", "/?x=%zz",
 )
 

@@ -26,7 +26,7 @@ from companion.table.tags import Piece
 from web import create_app
 from web.context import WebContext
 
-PIN = "2468"
+PIN = "246813"
 CONFIG: dict[str, Any] = {"HOST_PIN": PIN, "TESTING": True, "KEEPALIVE": 0.05}
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 CLASSIC = load_edition("classic")
@@ -66,7 +66,7 @@ def running(tmp_path: Path, seed: int = 7, name: str = "games.db") -> Iterator[S
 
 
 def make_app(session: Session, **extra: Any) -> Flask:
-    """The web app over ``session`` with the test configuration (PIN 2468, keepalive 0.05 s)."""
+    """The web app over ``session`` with the test configuration (PIN 246813, keepalive 0.05 s)."""
     return create_app(session, {**CONFIG, **extra})
 
 

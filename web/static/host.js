@@ -91,8 +91,8 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const pin = input.value.trim();
-      if (!/^\d{4,12}$/.test(pin)) {
-        showError("The PIN is 4 to 12 digits.");
+      if (!/^\d{6,12}$/.test(pin)) {
+        showError("The PIN is 6 to 12 digits.");
         input.focus();
         return;
       }
@@ -546,7 +546,7 @@
     const again = $("pin-again").value.trim();
     const error = $("pin-error");
     const fail = (message) => { error.textContent = message; error.classList.remove("hidden"); };
-    if (!/^\d{4,12}$/.test(pin)) return fail("The PIN must be 4 to 12 digits.");
+    if (!/^\d{6,12}$/.test(pin)) return fail("The PIN must be 6 to 12 digits.");
     if (pin !== again) return fail("The two PINs are not the same.");
     error.classList.add("hidden");
     const done = await busy(event.submitter || null, () => post("/api/host/settings", {pin}));
