@@ -43,7 +43,7 @@ from .commands import (BoardDown, BoardUp, Command, EndGame, NewGame, Notify, Pl
                        TagSeen, Tick)
 from .lobby import Lobby
 from .resume import replay_game
-from .store import Store
+from .store import Store, StoreError
 from .tags import Piece, TagMap
 from .zones import Zone, ZoneMap
 
@@ -248,6 +248,11 @@ class Table:
             raise TableError("no_store", "there is no game store to resume from")
         if self.stage == "playing":
             raise TableError("game_in_progress", "a game is under way: end it before resuming another")
+        summary = next((game for game in self.store.games() if game.id == game_id), None)
+        if summary is None:
+            raise TableError("no_game", f"there is no game {game_id} to resume")
+        if summary.status == "abandoned":  # its record is closed: no action could be stored
+            raise TableError("game_ended", f"game {game_id} was ended; only an unfinished game can be resumed")
         setup, actions, settings = self.store.load(game_id)
         state = replay_game(setup, actions)
         self._use_edition(setup.edition)
@@ -262,7 +267,10 @@ class Table:
 
     def _end(self) -> Outcome:
         if self.store is not None and self.game_id is not None and self.stage == "playing":
-            self.store.finish(self.game_id, "abandoned")
+            try:
+                self.store.finish(self.game_id, "abandoned")
+            except StoreError as err:  # the table still ends: a game the store keeps open can be resumed
+                self._log("store_refused_end", game_id=self.game_id, message=str(err))
         self._log("game_ended", game_id=self.game_id)
         self.stage, self.state, self.lobby, self.game_id = "idle", None, None, None
         self._bots = BotSeats()
