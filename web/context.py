@@ -21,6 +21,7 @@ from companion.record.narrate import describe
 from companion.rules.errors import ClueError
 from companion.table.commands import Command
 from companion.table.fanout import Mailbox
+from companion.table.pairing import LOBBY
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.session import Session
@@ -45,7 +46,6 @@ class WebContext:
         # on mock hardware, lays out the virtual board. SIM: the rig is mock, /sim may drive it.
         self.rig: Any = config.get("RIG")
         self.sim: bool = bool(config.get("SIM")) and self.rig is not None
-        self._joined: dict[str, str] = {}  # seat -> the fingerprint a phone joined with
         self._rig_lock = threading.Lock()
         self.base_url: str | None = config.get("BASE_URL")
         self.pairing: Pairing = config.get("PAIRING") or self._stored_pairing()
@@ -120,19 +120,24 @@ class WebContext:
 
     # ---- seats ---------------------------------------------------------------------------------
 
-    def record_join(self, seat: str) -> None:
-        fingerprint = self.pairing.fingerprint(seat)
-        if fingerprint is not None:
-            self._joined[seat] = fingerprint
+    def new_players(self, seats: tuple[str, ...], game: int = LOBBY) -> None:
+        """New players: fresh join URLs for every seat, no phone joined (call on the session thread: it saves)."""
+        self.pairing.reset(seats, game)
 
-    def joined(self, seat: str) -> bool:
-        """Whether a phone has joined ``seat`` with its current join URL."""
-        return self.pairing.valid(seat, self._joined.get(seat))
+    def follow_game(self, table: Table, *, started: bool = False, keep_phones: bool = False) -> None:
+        """The join tokens belong to the table's game: another game's phones are turned away (session thread).
 
-    def new_players(self, seats: tuple[str, ...]) -> None:
-        """A new game: fresh join URLs for every seat (call on the session thread: it saves them)."""
-        self.pairing.reset(seats)
-        self._joined.clear()
+        The game the tokens were issued for keeps its phones (its lobby just
+        started, the companion restarted, it was resumed); so does any game if
+        the host keeps them, or tokens stored before games owned them.
+        """
+        if table.game_id is None:
+            return
+        owner = self.pairing.game
+        if keep_phones or owner is None or (started and owner == LOBBY):
+            self.pairing.bind(table.game_id)
+        elif owner != table.game_id:
+            self.new_players(table.seats(), table.game_id)
 
     def seats(self) -> tuple[str, ...]:
         seats: tuple[str, ...] = self.inspect(lambda table: table.seats()) or ()

@@ -75,12 +75,15 @@ def host_view() -> Response:
 
 def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
     """Everything the host page shows, gathered on the session thread (the store lives there)."""
+    if table.stage in ("playing", "over"):  # a lobby started from a phone or a handheld: its tokens are its game's
+        web.follow_game(table, started=True)
     view = table.view(None)
     edition = view.get("edition")
     seats = []
     for seat in table.seats():
         url = f"{base}{JOIN_PATH}{web.pairing.token(seat)}"
-        seats.append({"seat": seat, "join_url": url, "joined": web.joined(seat),
+        phones = web.pairing.phones(seat)
+        seats.append({"seat": seat, "join_url": url, "joined": bool(phones), "phones": phones,
                       "qr_svg": segno.make(url, error="m").svg_inline(scale=1, omitsize=True, light="#ffffff",
                                                                       border=2)})
     store = table.store
@@ -120,7 +123,7 @@ def _edition(name: str) -> dict[str, Any]:
 def new_game() -> tuple[Response, int]:
     web = require_host()
     body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str,
-                      "assistant": str, "bots": dict}, ("edition", "seats"))
+                      "assistant": str, "bots": dict, "keep_phones": bool}, ("edition", "seats"))
     seats = body["seats"]
     if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
         raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
@@ -147,7 +150,7 @@ def new_game() -> tuple[Response, int]:
     else:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
                                    variant=body.get("variant"), assistant=assistant, bots=bots))
-    if outcome.ok:  # new players: every seat gets a fresh join URL
+    if outcome.ok and not body.get("keep_phones"):  # new players: every seat gets a fresh join URL
         web.inspect(lambda table: web.new_players(table.seats()))
     return answer(outcome)
 
@@ -156,18 +159,26 @@ def new_game() -> tuple[Response, int]:
 def start() -> tuple[Response, int]:
     web = require_host()
     json_body({})
-    return answer(web.call(StartGame()))
+    outcome = web.call(StartGame())
+    if outcome.ok:
+        web.inspect(lambda table: web.follow_game(table, started=True))
+    return answer(outcome)
 
 
 @blueprint.post("/api/host/resume")
 def resume() -> tuple[Response, int]:
     web = require_host()
-    game_id = json_body({"game_id": int}, ("game_id",))["game_id"]
+    body = json_body({"game_id": int, "keep_phones": bool}, ("game_id",))
+    game_id = body["game_id"]
     if not 1 <= game_id < 2**63:  # SQLite's integer range; anything else is no game of ours
         raise ApiError(400, "bad_field", "The field 'game_id' must be a game's number.")
     if web.rig is not None:
-        return answer(web.rig_call(lambda rig: rig.resume(game_id)))
-    return answer(web.call(Resume(game_id)))
+        outcome = web.rig_call(lambda rig: rig.resume(game_id))
+    else:
+        outcome = web.call(Resume(game_id))
+    if outcome.ok:  # another game's phones are turned away, unless the host keeps them
+        web.inspect(lambda table: web.follow_game(table, keep_phones=bool(body.get("keep_phones"))))
+    return answer(outcome)
 
 
 @blueprint.post("/api/host/end")
@@ -184,6 +195,16 @@ def revoke() -> Response:
     if seat not in web.seats():
         raise ApiError(409, "unknown_seat", f"{seat!r} is not seated at this table.")
     web.inspect(lambda table: web.pairing.revoke(seat))
+    return jsonify({"ok": True})
+
+
+@blueprint.post("/api/host/kick")
+def kick() -> Response:
+    """Turn one phone away from a seat (it must scan the seat's QR code again); the seat's other phones stay."""
+    web = require_host()
+    body = json_body({"seat": str, "phone": str}, ("seat", "phone"))
+    if not web.inspect(lambda table: web.pairing.kick(body["seat"], body["phone"])):
+        raise ApiError(409, "unknown_phone", f"No such phone holds {body['seat']!r}.")
     return jsonify({"ok": True})
 
 

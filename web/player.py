@@ -24,9 +24,9 @@ MAX_DICE = 3
 
 
 def joined_seat() -> str | None:
-    """The seat this browser joined, if its token is still the seat's current one."""
-    seat, fingerprint = session.get("seat"), session.get("seat_key")
-    if not isinstance(seat, str) or not context().pairing.valid(seat, fingerprint):
+    """The seat this browser joined, if the phone still holds it (not revoked, not turned away by the host)."""
+    seat, key = session.get("seat"), session.get("seat_key")
+    if not isinstance(seat, str) or not context().pairing.valid(seat, key):
         return None
     return seat
 
@@ -53,8 +53,7 @@ def join(token: str) -> tuple[str, int] | str:
     session.clear()  # a fresh cookie for a fresh join (and a fresh CSRF token)
     session.permanent = True
     session["seat"] = seat
-    session["seat_key"] = web.pairing.fingerprint(seat)
-    web.record_join(seat)
+    session["seat_key"] = web.inspect(lambda table: web.pairing.join(seat))  # saved on the session thread
     # A page, not a redirect: the SameSite=Strict cookie is only sent on a navigation
     # this site starts, and a QR scan's redirect would still count as the camera app's.
     return render_template("player/joined.html", csrf_token=csrf_token(), seat=seat)
@@ -77,7 +76,11 @@ def seat_view() -> Response:
 @blueprint.post("/api/seat/action")
 def action() -> tuple[Response, int]:
     seat = require_seat()
-    return answer(context().call(_command(seat, json_body(ACTION_FIELDS, ("type",)))))
+    web, command = context(), _command(seat, json_body(ACTION_FIELDS, ("type",)))
+    outcome = web.call(command)
+    if outcome.ok and isinstance(command, StartGame):  # the players the tokens were issued to started their game
+        web.inspect(lambda table: web.follow_game(table, started=True))
+    return answer(outcome)
 
 
 def _command(seat: str, body: dict[str, object]) -> Command:

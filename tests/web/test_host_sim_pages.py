@@ -115,6 +115,28 @@ def test_revoking_a_seat_issues_a_new_join_url(browser: Any, served: tuple[MockT
     assert problems == []
 
 
+def test_the_host_sees_two_phones_on_one_seat_and_turns_one_away(browser: Any, served: tuple[MockTable, str]) -> None:
+    _, url = served
+    page, problems = open_logged_in(browser, url, "/host")
+    wait_until(page, "document.querySelectorAll('.seat-card').length === 3")
+    join_url = page.locator(".join-url").nth(0).text_content() or ""
+    phones = [browser.new_context() for _ in range(2)]  # two phones, each with its own cookies
+    for phone in phones:
+        tab = phone.new_page()
+        tab.goto(join_url.replace(join_url.split("/j/")[0], url))
+    wait_until(page, "document.querySelectorAll('.seat-card')[0].querySelectorAll('.phones li').length === 2", 12.0)
+    assert "2 phones joined" in (page.locator(".seat-card >> nth=0 >> .badge").text_content() or "")
+    page.click(".seat-card >> nth=0 >> .phones li >> nth=1 >> text=Turn away")
+    confirm(page)
+    wait_until(page, "document.querySelectorAll('.seat-card')[0].querySelectorAll('.phones li').length === 1")
+    kept, turned_away = (phone.request.get(url + "/api/seat").status for phone in phones)
+    assert (kept, turned_away) == (200, 401)
+    for phone in phones:
+        phone.close()
+    page.close()
+    assert problems == []
+
+
 def test_a_new_game_is_opened_and_started_from_the_page(browser: Any, served: tuple[MockTable, str]) -> None:
     rig, url = served
     page, problems = open_logged_in(browser, url, "/host", 390, 844)

@@ -377,9 +377,11 @@ def test_a_tampered_cookie_is_401(session: Session, app: Flask) -> None:
     mustard = seat_browser(app, MUSTARD)
     cookie = mustard.client.get_cookie("clue_session")
     assert cookie is not None
-    web = web_of(app)
-    white_key = web.pairing.fingerprint(WHITE)
-    mustard_key = web.pairing.fingerprint(MUSTARD)
+    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+    white_cookie = seat_browser(app, WHITE).client.get_cookie("clue_session")
+    assert white_cookie is not None
+    white_key = serializer.loads(white_cookie.value)["seat_key"]  # a real phone's key, in a forged cookie
+    mustard_key = serializer.loads(cookie.value)["seat_key"]
     forged = {
         "signature changed": cookie.value[:-2] + ("AA" if not cookie.value.endswith("AA") else "BB"),
         "payload changed": cookie.value[:5] + ("x" if cookie.value[5] != "x" else "y") + cookie.value[6:],

@@ -392,7 +392,7 @@
 
   function renderSeats() {
     const seats = state.host.seats || [];
-    const key = JSON.stringify(seats.map((s) => [s.seat, s.join_url, s.joined]));
+    const key = JSON.stringify(seats.map((s) => [s.seat, s.join_url, (s.phones || []).map((p) => p.phone)]));
     if (key === state.seatsKey) return;
     state.seatsKey = key;
     const box = $("seat-cards");
@@ -403,14 +403,40 @@
     replace(box, seats.map((seat) => el("article", {class: "seat-card" + (seat.joined ? " joined" : "")},
       el("header", {},
         el("h3", {class: "seat-name"}, seat.seat),
-        el("span", {class: "badge " + (seat.joined ? "good" : "")}, seat.joined ? "Phone joined" : "Not joined")),
+        el("span", {class: "badge " + (seat.joined ? "good" : "")}, phonesLabel(seat.phones || []))),
       el("button", {type: "button", class: "qr-button", title: "Show this code big", "aria-label": "Show the code for " + seat.seat + " big",
         onclick: () => showBigQr(seat)}, qrNode(seat.qr_svg, "QR code to join as " + seat.seat)),
       el("p", {class: "join-url"}, el("a", {href: seat.join_url, target: "_blank", rel: "noopener noreferrer"}, seat.join_url)),
       el("div", {class: "actions"},
         el("button", {type: "button", onclick: () => showBigQr(seat)}, "Show big"),
         el("button", {type: "button", onclick: (event) => copyUrl(event.currentTarget, seat.join_url)}, "Copy"),
-        el("button", {type: "button", class: "subtle-danger", onclick: (event) => revoke(event.currentTarget, seat.seat)}, "Revoke and re-issue")))));
+        el("button", {type: "button", class: "subtle-danger", onclick: (event) => revoke(event.currentTarget, seat.seat)}, "Revoke and re-issue")),
+      phoneList(seat))));
+  }
+
+  function phonesLabel(phones) {
+    if (!phones.length) return "Not joined";
+    return phones.length === 1 ? "1 phone joined" : `${phones.length} phones joined`;
+  }
+
+  // Each phone holding the seat, with a button to turn it away (one code may be scanned by several phones).
+  function phoneList(seat) {
+    const phones = seat.phones || [];
+    if (!phones.length) return null;
+    return el("ul", {class: "phones", "aria-label": "Phones holding " + seat.seat}, phones.map((phone, i) =>
+      el("li", {},
+        el("span", {}, `Phone ${i + 1}, joined ${new Date(phone.joined * 1000).toLocaleTimeString()}`),
+        el("button", {type: "button", class: "subtle-danger", "aria-label": `Turn phone ${i + 1} away from ${seat.seat}`,
+          onclick: (event) => kick(event.currentTarget, seat.seat, phone.phone, i + 1)}, "Turn away"))));
+  }
+
+  async function kick(button, seat, phone, number) {
+    const ok = await confirmBox(`Turn phone ${number} away from ${seat}?`, `That phone is logged out of ${seat}; the seat's other phones stay. To join again it must scan the code.`, "Turn away", true);
+    if (!ok) return;
+    if (await busy(button, () => post("/api/host/kick", {seat, phone}))) {
+      toast(`Phone ${number} turned away from ${seat}.`);
+      await refresh();
+    }
   }
 
   async function copyUrl(button, url) {
@@ -607,7 +633,7 @@
     refresh();
     Clue.stream("/events/table", onView, onStatus);
     // Phones joining do not change the table's view: look again now and then while the page is shown.
-    setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 8000);
+    setInterval(() => { if (document.visibilityState === "visible") refresh(); }, 3000);
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
   }
 
