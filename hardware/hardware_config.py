@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from companion.rules.errors import ClueError
 
 T = TypeVar("T")
-# The mock rig plays with this file when no config is given; docs/hardware.md starts from it too.
+# The mock rig takes its handheld wiring from this file when no config is given; docs/hardware.md starts from it.
 EXAMPLE_CONFIG = Path(__file__).with_name("clue-companion.example.toml")
 ZONE_KINDS = ("room", "door", "seat", "centre", "space")
 DISPLAYS = ("luma", "dummy", "capture")

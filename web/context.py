@@ -125,19 +125,8 @@ class WebContext:
         self.pairing.reset(seats, game)
 
     def follow_game(self, table: Table, *, started: bool = False, keep_phones: bool = False) -> None:
-        """The join tokens belong to the table's game: another game's phones are turned away (session thread).
-
-        The game the tokens were issued for keeps its phones (its lobby just
-        started, the companion restarted, it was resumed); so does any game if
-        the host keeps them, or tokens stored before games owned them.
-        """
-        if table.game_id is None:
-            return
-        owner = self.pairing.game
-        if keep_phones or owner is None or (started and owner == LOBBY):
-            self.pairing.bind(table.game_id)
-        elif owner != table.game_id:
-            self.new_players(table.seats(), table.game_id)
+        """The join tokens follow the table's game (:meth:`Pairing.follow`; call on the session thread)."""
+        self.pairing.follow(table.game_id, table.seats(), started=started, keep=keep_phones)
 
     def seats(self) -> tuple[str, ...]:
         seats: tuple[str, ...] = self.inspect(lambda table: table.seats()) or ()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from companion.rules.actions import Setup
@@ -21,6 +22,7 @@ from companion.rules.edition import Edition, load_edition
 from companion.rules.engine import new_game
 from companion.rules.errors import ClueError
 from companion.rules.state import GameState
+from companion.table.board_watch import expected_places
 from companion.table.commands import NewGame, Resume, StartGame
 from companion.table.fanout import View
 from companion.table.resume import resume as resume_game
@@ -34,6 +36,7 @@ from hardware.board_link import BoardLink
 from hardware.handheld import Handheld, open_handhelds
 from hardware.hardware_config import EXAMPLE_CONFIG, HardwareConfig, load_hardware_config
 from hardware.link_core import LinkTiming
+from hardware.protocol import parse_uid
 from hardware.table_link import to_commands
 from hardware.virtual_board import VirtualBoard
 
@@ -62,6 +65,16 @@ def made_up_tags(edition: Edition) -> TagMap:
     return TagMap(pieces)
 
 
+def mock_config() -> HardwareConfig:
+    """The example config's handheld wiring, and nothing else of it.
+
+    Its ``[zones]`` are a Classic board's (a room such as the Ballroom is on no
+    other edition's board), so the virtual board takes the default zones of
+    whichever edition is played; it has no serial port, and the store is the caller's.
+    """
+    return replace(load_hardware_config(EXAMPLE_CONFIG), board_port=None, store=None, zones={})
+
+
 class MockTable:
     """A table on mock hardware. ``open()``, drive it, ``close()`` (or use ``with``).
 
@@ -79,7 +92,7 @@ class MockTable:
         self.store = store
         self.mock = mock
         self.port = port  # a board elsewhere (a virtual board in another process): no virtual board here
-        self.config = config or load_hardware_config(EXAMPLE_CONFIG)
+        self.config = config or mock_config()
         self.display = display
         self.link_timing = link_timing
         self.board_timing = board_timing
@@ -194,12 +207,20 @@ class MockTable:
         return tags
 
     def _arrange(self, state: GameState) -> None:
-        """Put every mover and weapon token where the game has them, and wait for the board to say so."""
-        deck = state.edition.deck
-        for suspect, place in zip(deck.suspects, state.positions):
-            self._put(Piece("mover", suspect), place)
-        for weapon, place in zip(deck.weapons, state.weapons):
-            self._put(Piece("weapon", weapon), place)
+        """Put every mover and weapon token where the game has them, and wait for the board to say so.
+
+        Nothing here refuses (a new game's table is already open by then): a piece
+        without a tag (a store enrolled by hand, in part) is simply not on the board.
+        """
+        places = expected_places(state)
+        self._lift_others(places)
+        for piece, place in places.items():
+            if not self.tags.uids(piece):
+                continue
+            if self._on_board(place):
+                self._put(piece, place)
+            else:  # waiting off the board, as Master Detective's weapons do at the start
+                self.board.remove(self.uid(piece))
         placed = len(self.board.core.placed)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
@@ -207,6 +228,13 @@ class MockTable:
                                     and sum(map(len, table.board.sensed.values())) >= placed):
                 return
             time.sleep(0.01)
+
+    def _lift_others(self, pieces: Iterable[Piece]) -> None:
+        """Take off the virtual board every tag but these pieces': a game of another edition
+        (the host page may open one after another) leaves movers this game has no use for."""
+        mine = {parse_uid(uid) for piece in pieces for uid in self.tags.uids(piece)}
+        for uid in set(self.board.core.placed) - mine:
+            self.board.remove(uid)
 
     def _open_handhelds(self, seats: tuple[str, ...]) -> None:
         for handheld in self.handhelds.values():
@@ -226,7 +254,7 @@ class MockTable:
         return uids[0]
 
     def move(self, name: str, place: str) -> bool:
-        """Move a suspect's mover (or a weapon token) to a room, a square, or off the board.
+        """Move a suspect's mover (or a weapon token) to a room or a square.
 
         True if a reader senses it there; False for a place without one (a plain
         hallway square): the piece is then only lifted off the readers.
@@ -239,16 +267,17 @@ class MockTable:
             raise MockError("this table's board is not the virtual board here: move the piece by hand")
         uid = self.uid(piece)
         reader = self._reader_for(place)
-        if reader is None and not self._is_place(place):
+        if reader is None and not self._on_board(place):
             raise MockError(f"{place!r} is not a room or square of the {self._edition().name} board")
         self.board.remove(uid)
         if reader is not None:
             self.board.place(uid, reader)
         return reader is not None
 
-    def _is_place(self, place: str) -> bool:
+    def _on_board(self, place: str) -> bool:
+        """A room or square of the board (the engine also keeps pieces at off-board labels)."""
         board = self._edition().board
-        return board is not None and (board.is_square(place) or place in board.exits)
+        return board is not None and (board.is_square(place) or place in board.rooms)
 
     def _reader_for(self, place: str) -> int | None:
         zones = self._zones()

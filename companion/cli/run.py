@@ -22,11 +22,12 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from companion.rules.edition import load_edition
 from companion.rules.errors import ClueError
+from companion.table.pairing import LOBBY
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store, default_path
@@ -42,7 +43,8 @@ SYSTEM_CONFIG = Path("/etc/clue-companion.toml")
 # a little work per event; CPython's default 5 ms GIL switch interval let a woken
 # thread wait several intervals. 1 ms keeps tag-to-screen latency low.
 SWITCH_INTERVAL = 0.001
-MOCK_SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White", "Mr. Green")
+DEFAULT_SEATS = 4  # without --seats: the edition's first suspects
+PIN_FILE = "host-pin"  # beside the store, for a companion started without a terminal
 
 
 class RunError(ClueError, ValueError):
@@ -62,22 +64,27 @@ def add_parser(commands: Any) -> None:
     choice = run.add_mutually_exclusive_group()
     choice.add_argument("--resume", action="store_true", help="resume the unfinished game without asking")
     choice.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
+    run.add_argument("--keep-phones", action="store_true",
+                     help="phones joined before stay joined to the same seat names (default: a new game, or "
+                     "another game resumed, issues new join URLs)")
     run.add_argument("--script", help="console commands to run from a file (- for stdin), then keep running")
     run.add_argument("--exit-after-script", action="store_true", help="stop once the script has run")
     run.add_argument("--no-console", action="store_true", help="no console: run until stopped")
     run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     run.add_argument("--port", type=int, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
     run.add_argument("--host", default="0.0.0.0", help="the address to serve the web page on (default: every interface)")
-    run.add_argument("--pin", help="the host PIN for /host (default: the stored one; a new one is made and printed)")
+    run.add_argument("--pin", help="the host PIN for /host, 6 to 12 digits (default: the stored one, "
+                     "else a new one); shown on a terminal, else written to host-pin beside the store")
     run.add_argument("--no-web", action="store_true", help="no web page")
     run.set_defaults(command=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hardware.hardware_config import EXAMPLE_CONFIG, load_hardware_config
+    from hardware.hardware_config import load_hardware_config
 
-    from .mock_table import MockTable
+    from .mock_table import MockTable, mock_config
 
+    _check_pin(args.pin)
     setup_logging(args.log_level, sys.stderr)
     sys.setswitchinterval(SWITCH_INTERVAL)
     # Until the wait for a signal begins, SIGTERM (a service stopped early, or
@@ -86,10 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _leave)
     path = _config_path(args)
     # The mock table wires its emulated handhelds like the example config, unless told otherwise.
-    if path or not args.mock:
-        config = load_hardware_config(path)
-    else:  # only its handhelds: the mock board has no port, and the store stays the mock's
-        config = replace(load_hardware_config(EXAMPLE_CONFIG), board_port=None, store=None, zones={})
+    config = load_hardware_config(path) if path or not args.mock else mock_config()
     store_path = _store_path(args, config)
     with Store(store_path).open() as store:
         pairing = _pairing(store)
@@ -97,8 +101,8 @@ def _run(args: argparse.Namespace) -> int:
                         join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
         with rig:
             print(f"clue-companion: store {store_path}" + (f", virtual board on {rig.board.port}" if args.mock else ""))
-            with _web(rig, pairing, config, args):
-                _begin(rig, store, args)
+            with _web(rig, pairing, config, args, store_path):
+                _begin(rig, store, pairing, args)
                 if args.mock and not args.no_web:
                     _print_join_urls(rig, pairing)
                 for problem in rig.problems:
@@ -113,8 +117,9 @@ def _pairing(store: Store) -> Pairing:
 
 
 @contextmanager
-def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argparse.Namespace) -> Iterator[None]:
-    """Serve the web page (waitress) while the table runs; print its address and a QR code of it."""
+def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argparse.Namespace,
+         store_path: Path) -> Iterator[None]:
+    """Serve the web page (waitress) while the table runs; print its address, a QR code of it and the PIN."""
     if args.no_web:
         yield
         return
@@ -131,13 +136,47 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
     pairing.base_url = url
     print(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
           + (f"  simulator: {url}/sim" if args.mock else "") + ")")
-    print(f"clue-companion: host PIN {app.extensions['clue'].pin}")
+    _show_pin(app.extensions["clue"].pin, store_path.parent / PIN_FILE)
     if sys.stdout.isatty():
         print_qr(url, sys.stdout)
     try:
         yield
     finally:
         server.close()
+
+
+def _check_pin(pin: str | None) -> None:
+    """Refuse a guessable --pin as a usage error; the message does not repeat it (standard error may be a log)."""
+    from web.guard import pin_problem  # the web's rule, which its settings page applies too
+
+    problem = pin_problem(pin) if pin is not None else None
+    if problem:
+        raise RunError(f"--pin: {problem[0].lower()}{problem[1:]}")
+
+
+def _show_pin(pin: str, path: Path) -> None:
+    """The host PIN on a terminal only: a service's output goes to the journal, which others may read.
+
+    Without a terminal the PIN goes to ``path``, readable by this user only, and its path is printed.
+    """
+    if sys.stderr.isatty():
+        print(f"clue-companion: host PIN {pin}", file=sys.stderr)
+        return
+    try:
+        _write_private(path, pin + "\n")
+    except OSError as err:
+        print(f"clue-companion: cannot write the host PIN to {path}: {err.strerror or err}; "
+              "choose one with --pin", file=sys.stderr)
+        return
+    print(f"clue-companion: host PIN in {path} (readable by this user only)")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` with mode 0600, never through a symlink, even if the file was there."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        os.fchmod(fd, 0o600)  # a file left by someone's umask or chmod
+        file.write(text)
 
 
 def _print_join_urls(rig: MockTable, pairing: Pairing) -> None:
@@ -167,23 +206,37 @@ def _store_path(args: argparse.Namespace, config: HardwareConfig) -> Path:
         else default_path()
 
 
-def _begin(rig: MockTable, store: Store, args: argparse.Namespace) -> None:
+def _follow(rig: MockTable, pairing: Pairing, *, started: bool = False, keep: bool = False) -> None:
+    """The join tokens belong to the game now at the table (on the session thread: they are saved)."""
+    rig.session.inspect(lambda table: pairing.follow(table.game_id, table.seats(), started=started, keep=keep))
+
+
+def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namespace) -> None:
     """Resume the unfinished game if wanted, else open (and with a virtual deal start) a new one."""
     unfinished = store.unfinished()
     if unfinished and not args.new and (args.resume or _ask_resume(unfinished[0])):
         game = unfinished[0]
         _check(rig.resume(game.id), f"resume game {game.id}")
+        _follow(rig, pairing, keep=args.keep_phones)
         print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
         return
-    seats = tuple(s.strip() for s in args.seats.split(",")) if args.seats else MOCK_SEATS
+    seats = tuple(s.strip() for s in args.seats.split(",")) if args.seats else _default_seats(args.edition)
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed), "open the table")
+    # New players: last game's phones are not joined to this game's seats (kept, they follow it into play).
+    rig.session.inspect(lambda table: pairing.bind(LOBBY) if args.keep_phones else pairing.reset(table.seats()))
     if args.deal == "virtual":
         _check(rig.start(), "start the game")
+        _follow(rig, pairing, started=True, keep=args.keep_phones)
         print(f"clue-companion: new {args.edition} game, seed {seed}, seats {', '.join(rig.handhelds or seats)}")
     else:
         print("clue-companion: deal the cards and scan each hand on its seat's pad; the game starts when all "
               "cards are accounted for (choose 'Start game' on a handheld)")
+
+
+def _default_seats(edition: str) -> tuple[str, ...]:
+    """The edition's first suspects (each edition has its own: Classic's are not Doctor Who's)."""
+    return load_edition(edition).deck.suspects[:DEFAULT_SEATS]
 
 
 def _ask_resume(game: GameSummary) -> bool:

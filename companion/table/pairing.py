@@ -156,6 +156,20 @@ class Pairing:
             self.game = game
         self._persist()
 
+    def follow(self, game: int | None, seats: Iterable[str], *, started: bool = False, keep: bool = False) -> None:
+        """The tokens belong to the table's ``game`` now: another game's phones are turned away.
+
+        The game the tokens were issued for keeps its phones (its lobby just
+        ``started``, the companion restarted, it was resumed); so does any game
+        if the host ``keep``s them, or tokens stored before games owned them.
+        """
+        if game is None:
+            return
+        if keep or self.game is None or (started and self.game == LOBBY):
+            self.bind(game)
+        elif self.game != game:
+            self.reset(seats, game)
+
     def bind(self, game: int | None) -> None:
         """The tokens belong to ``game`` now (the game the players they were issued to started)."""
         with self._lock:

@@ -67,13 +67,13 @@ def test_the_web_page_is_served_with_its_address_pin_and_join_urls(tmp_path: Pat
     env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
     with subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "run", "--mock", "--no-console", "--new", "--port", "0",
-         "--host", "127.0.0.1", "--pin", "2468"],
+         "--host", "127.0.0.1", "--pin", "246813"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, stdin=subprocess.DEVNULL,
     ) as companion:
         try:
             out = _read_until(companion, "clue-companion: join Mr. Green")
             url = re.search(r"web page on (http://127.0.0.1:\d+)", out)
-            assert url and "host PIN 2468" in out
+            assert url and f"host PIN in {tmp_path / 'host-pin'}" in out and "246813" not in out
             with urllib.request.urlopen(url.group(1) + "/api/table", timeout=10) as answer:
                 view = json.load(answer)
             assert view["stage"] == "playing" and view["hand"] == [] and view["solution"] is None
@@ -94,3 +94,29 @@ def _read_until(process: subprocess.Popen[str], start: str) -> str:
         assert line, "the companion stopped early:\n" + "".join(lines)
         lines.append(line)
     return "".join(lines)
+
+
+def _join_urls(tmp_path: Path, *extra: str) -> dict[str, str]:
+    """Each seat's join URL as ``run --mock`` printed it, then the companion stopped."""
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--no-console", "--port", "0",
+         "--host", "127.0.0.1", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, stdin=subprocess.DEVNULL,
+    ) as companion:
+        try:
+            out = _read_until(companion, "clue-companion: join Mr. Green")
+        finally:
+            companion.send_signal(signal.SIGTERM)
+            companion.wait(timeout=20)
+    return dict(re.findall(r"join (.+?): http://\S+/j/([\w-]{22})$", out, re.MULTILINE))
+
+
+def test_a_new_game_issues_new_join_urls_unless_the_phones_are_kept(tmp_path: Path) -> None:
+    first = _join_urls(tmp_path, "--new")
+    restarted = _join_urls(tmp_path, "--resume")  # the same game after a restart: its phones stay joined
+    assert restarted == first
+    second = _join_urls(tmp_path, "--new")  # last game's phones are not this game's players
+    assert len(second) == 4 and not set(second.values()) & set(first.values())
+    kept = _join_urls(tmp_path, "--new", "--keep-phones")
+    assert kept == second
