@@ -10,7 +10,6 @@ work out itself.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -55,21 +54,16 @@ def summary(notebook: Notebook, mode: str) -> dict[str, Any]:
     return result
 
 
-# Seconds: a notebook slower than this is worked out off the table's thread from then on. Each seat's
-# view is made on that thread for every change, so ten seats at this much each still publish in 0.1 s
-# (a Classic notebook takes 2 ms; a 10-player Master Detective one up to a second).
-SLOW = 0.01
-
-
 @dataclass
 class Assistants:
     """Each seat's knowledge, fed from its redacted record as the record grows.
 
-    Classic notebooks take milliseconds and are worked out when the view is
-    made. With many players one can take a second or more; given ``wake``
-    (which makes the session publish again), such a seat's notebook is worked
-    out on a helper thread instead, and its view carries the last one with
-    ``"pending": true`` until the new one is ready.
+    Given ``wake`` (which makes the session publish again), every notebook is
+    worked out on a helper thread, and the seat's view carries the last one with
+    ``"pending": true`` until the new one is ready: a Classic notebook takes
+    milliseconds, but a 10-player Master Detective one up to a second, and no
+    size of problem says in advance which it will be, so the table never waits
+    for one. Without ``wake`` (a replay, a test) it is worked out when the view is made.
     """
 
     deck: Deck
@@ -77,7 +71,6 @@ class Assistants:
     fed: dict[str, int] = field(default_factory=dict)
     knows: dict[str, Knowledge] = field(default_factory=dict)
     done: dict[str, tuple[int, Notebook | Contradiction]] = field(default_factory=dict)  # seat -> (facts, result)
-    slow: set[str] = field(default_factory=set)
     queued: set[tuple[str, int]] = field(default_factory=set)
     latest: dict[str, int] = field(default_factory=dict)  # seat -> the newest facts count queued
     shown: dict[str, tuple[object, str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (result, mode, summary)
@@ -105,7 +98,7 @@ class Assistants:
             done = self.done.get(seat)
         if done is not None and done[0] == key:
             return self._summary(seat, done[1], mode)
-        if self.wake is None or seat not in self.slow:
+        if self.wake is None:
             return self._summary(seat, self._work(seat, key, knows.problem()), mode)
         self._queue(seat, key, knows.problem())
         return {**(self._summary(seat, done[1], mode) if done else {"mode": mode}), "pending": True}
@@ -118,14 +111,11 @@ class Assistants:
         return made[2]
 
     def _work(self, seat: str, key: int, problem: tuple[Any, ...]) -> Notebook | Contradiction:
-        started = time.perf_counter()
         try:
             result: Notebook | Contradiction = deduce(*problem)
         except Contradiction as err:  # cannot happen with a refereed record; say so rather than crash
             result = err
         with self.lock:
-            if time.perf_counter() - started > SLOW:
-                self.slow.add(seat)  # for good: a seat flipping back would block the table on its next slow one
             if seat not in self.done or self.done[seat][0] <= key:
                 self.done[seat] = (key, result)
         return result

@@ -133,15 +133,13 @@ def test_views_stay_fast_enough_to_publish(mode):
         assert table.view(seat)["assistant"]["mode"] == mode
 
 
-def test_a_slow_notebook_is_worked_out_off_the_tables_thread_and_the_session_woken(monkeypatch):
-    monkeypatch.setattr(assistant, "SLOW", -1.0)  # every notebook counts as slow
+def test_a_notebook_is_worked_out_off_the_tables_thread_and_the_session_woken():
     woken = threading.Event()
     game = Replay(json.dumps(SEED_3[0]))
     for number, line in enumerate(SEED_3[1:60], start=2):
         game.step(number, json.dumps(line))
     record = [_redact(event, "Mrs. Peacock") for event in game.state.log]
     assistants = Assistants(game.state.edition.deck, wake=woken.set)
-    assistants.slow.add("Mrs. Peacock")  # as if its last notebook had taken long
     first = assistants.view("Mrs. Peacock", record, "certain")
     assert first == {"mode": "certain", "pending": True}  # nothing worked out yet: say so, do not wait
     assert woken.wait(10)
@@ -169,7 +167,6 @@ def test_a_notebook_overtaken_by_newer_facts_is_not_worked_out(monkeypatch):
     monkeypatch.setattr(assistant, "deduce", lambda *problem: worked.append(len(problem[2])) or real(*problem))
     woken = threading.Event()
     assistants = Assistants(_replayed(SEED_3[:2]).state.edition.deck, wake=woken.set)
-    assistants.slow.add("Mrs. Peacock")
     gate = threading.Event()
     assistants.pool = ThreadPoolExecutor(max_workers=1)
     assistants.pool.submit(gate.wait, 10)  # the helper is busy with another seat's notebook
