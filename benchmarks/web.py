@@ -39,6 +39,9 @@ from urllib.parse import urlsplit
 
 import psutil
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from web.deltas import apply  # noqa: E402
+
 PIN = "24682468"
 TABLE_STREAMS = 3
 P99_TARGET_MS, MEDIAN_TARGET_MS = 100.0, 50.0
@@ -178,7 +181,7 @@ def read_stream(companion: Companion, stream: Stream, stop: threading.Event) -> 
     connection = companion.connection()
     connection.request("GET", stream.path, headers={"Cookie": stream.cookie} if stream.cookie else {})
     response = connection.getresponse()
-    event = None
+    event, view = None, None
     while not stop.is_set():
         line = response.fp.readline()
         if not line:
@@ -186,9 +189,11 @@ def read_stream(companion: Companion, stream: Stream, stop: threading.Event) -> 
         text = line.decode().rstrip("\n")
         if text.startswith("event: "):
             event = text[7:]
-        elif text.startswith("data: ") and event == "view":
+        elif text.startswith("data: ") and event in ("view", "delta"):
             arrived = time.monotonic()
-            records = len(json.loads(text[6:]).get("record") or [])
+            data = json.loads(text[6:])
+            view = data if event == "view" or view is None else apply(view, data)  # a delta: what changed
+            records = len(view.get("record") or [])
             with stream.lock:
                 stream.views.append((arrived, records))
             stream.ready.set()

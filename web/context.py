@@ -8,10 +8,8 @@ get it with :func:`context`. The game store belongs to the session thread
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,8 +25,10 @@ from companion.table.pairing import Pairing
 from companion.table.session import Session
 from companion.table.table import Outcome, Table
 
+from .deltas import Messages
 from .guard import ApiError, RateLimiter, pin_problem
 from .host_sessions import HostSessions
+from .streams import StreamGate
 
 PIN_SETTING = "host_pin"
 SECRET_SETTING = "web_secret_key"
@@ -55,33 +55,22 @@ class WebContext:
         self.pin_total = RateLimiter(*config.get("PIN_LIMIT_TOTAL", (20, 60.0)))
         self.hosts = HostSessions()
         self._pin: str = self._host_pin(config.get("HOST_PIN"))
-        self._json = _JsonCache()
-        self._streams: set[Mailbox] = set()  # the open SSE streams' mailboxes
-        self._streams_lock = threading.Lock()
-        self.closing = False
+        self._messages = Messages(with_log)  # each view prepared once, each delta made once for all streams
+        self.streams = StreamGate(config.get("STREAM_LIMITS"))  # the open SSE streams, within their limits
 
     # ---- streams -------------------------------------------------------------------------------
 
-    def open_stream(self, seat: str | None) -> Mailbox:
-        box = self.session.subscribe(seat)
-        with self._streams_lock:
-            self._streams.add(box)
-            if self.closing:
-                box.close()
-        return box
+    def open_stream(self, seat: str | None, address: str = "") -> Mailbox:
+        """A mailbox for a new stream of ``seat`` (None: the table) from ``address``; 503 past the limits."""
+        return self.streams.admit(seat, address, lambda: self.session.subscribe(seat))
 
     def close_stream(self, box: Mailbox) -> None:
-        with self._streams_lock:
-            self._streams.discard(box)
+        self.streams.remove(box)
         self.session.unsubscribe(box)
 
     def close_streams(self) -> None:
         """End every open stream now (the server is stopping): no thread waits out a keepalive."""
-        with self._streams_lock:
-            self.closing = True
-            boxes = list(self._streams)
-        for box in boxes:
-            box.close()
+        self.streams.close_all()
 
     # ---- the session ---------------------------------------------------------------------------
 
@@ -102,9 +91,9 @@ class WebContext:
             raise ApiError(504, "timeout", "The companion did not answer in time. Try again.")
         return with_log(view)
 
-    def view_json(self, view: View) -> str:
-        """The view as JSON; the same view object (one per seat per change) is encoded once."""
-        return self._json.encode(view)
+    def view_message(self, last: View | None, view: View) -> str:
+        """The SSE message for ``view`` on a stream that sent ``last`` before (None: the whole view)."""
+        return self._messages.message(last, view)
 
     def rig_lock(self) -> threading.Lock:
         """Held while a request drives the rig: it opens handhelds and moves virtual tags, one at a time."""
@@ -198,25 +187,3 @@ def with_log(view: View) -> View:
 
 def _new_pin() -> str:
     return f"{secrets.randbelow(10 ** 6):06d}"
-
-
-class _JsonCache:
-    """Encodes each published view once for all the streams that carry it."""
-
-    def __init__(self, size: int = 32) -> None:
-        self._items: OrderedDict[int, tuple[View, str]] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def encode(self, view: View) -> str:
-        key = id(view)
-        with self._lock:
-            hit = self._items.get(key)
-            if hit is not None and hit[0] is view:
-                return hit[1]
-        text = json.dumps(with_log(view), separators=(",", ":"))
-        with self._lock:
-            self._items[key] = (view, text)  # holding the view keeps its id from being reused
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return text

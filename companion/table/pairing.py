@@ -36,7 +36,7 @@ TOKEN_BYTES = 16  # 128 bits: secrets.token_urlsafe gives 22 characters
 JOIN_PATH = "/j/"
 SETTING = "join_tokens"  # the store setting that keeps them
 LOBBY = 0  # ``Pairing.game`` for tokens issued to a game not yet started (stored games count from 1)
-PHONES_PER_SEAT = 6  # a joined phone past these turns the seat's oldest away: the registry stays bounded
+PHONES_PER_SEAT = 3  # a joined phone past these turns the seat's oldest away (as web/streams.py's streams)
 
 
 class Pairing:

@@ -4,18 +4,24 @@ streams whose client has gone are cleaned up."""
 from __future__ import annotations
 
 import json
+import random
+import re
 import socket
 import time
 import tracemalloc
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from companion.deduction.playout import choose
 from companion.rules.actions import Roll
 from companion.table.commands import NewGame, Notify, Play, StartGame
 from companion.table.session import Session, Table
 from web import create_app
+from web.context import with_log
+from web.deltas import apply
 from web.serve import WebServer
 
 
@@ -35,20 +41,33 @@ def open_stream(port: int, path: str = "/events/table") -> socket.socket:
     return client
 
 
-def next_view(client: socket.socket, buffer: bytearray) -> dict[str, object]:
-    """Read until one whole ``event: view`` message is in, and return its view."""
-    while True:
-        start = buffer.find(b"event: view\n")
-        end = buffer.find(b"\n\n", start) if start >= 0 else -1
-        if end >= 0:
-            message = bytes(buffer[start:end])
-            del buffer[:end + 2]
-            data = message.split(b"\ndata: ", 1)[1].split(b"\r\n", 1)[0]
-            view: dict[str, object] = json.loads(data)
-            return view
-        chunk = client.recv(65536)
-        assert chunk, "the stream ended"
-        buffer.extend(chunk)
+class Reader:
+    """A raw stream's views as a page builds them: the whole view first, then each delta applied."""
+
+    def __init__(self, client: socket.socket) -> None:
+        self.client, self.buffer = client, bytearray()
+        self.view: dict[str, Any] | None = None
+
+    def next_view(self, within: float = 10.0) -> dict[str, Any]:
+        """Read until one whole ``event: view`` or ``event: delta`` message is in; the view it makes."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            found = re.search(rb"event: (view|delta)\r?\ndata: ([^\r\n]*)\r?\n\r?\n", self.buffer)
+            if found:
+                event, data = found.group(1), json.loads(found.group(2))  # before the buffer under them changes
+                del self.buffer[:found.end()]
+                self.view = data if event == b"view" else apply(self.view or {}, data)
+                assert self.view is not None
+                return self.view
+            chunk = self.client.recv(65536)
+            assert chunk, "the stream ended"
+            self.buffer.extend(chunk)
+        raise AssertionError("no view within the time")
+
+
+def next_view(client: socket.socket, buffer: bytearray) -> dict[str, Any]:
+    """The first view of a stream (always sent whole)."""
+    return Reader(client).next_view()
 
 
 def subscribers(session: Session) -> int:
@@ -58,11 +77,11 @@ def subscribers(session: Session) -> int:
 def test_a_stream_gets_the_current_view_at_once_and_every_change_after(served: tuple[Session, int]) -> None:
     session, port = served
     with open_stream(port) as client:
-        buffer = bytearray()
-        assert next_view(client, buffer)["phase"] == "start"
+        reader = Reader(client)
+        assert reader.next_view()["phase"] == "start"
         sent = time.monotonic()
         assert session.call(Play("Miss Scarlet", Roll("Miss Scarlet"))).ok
-        view = next_view(client, buffer)
+        view = reader.next_view()
         assert view["phase"] == "moving" and view["actions"] == 1
         assert time.monotonic() - sent < 1.0
         assert any("Miss Scarlet rolls" in line for line in view["log"])  # type: ignore[union-attr]
@@ -108,14 +127,44 @@ def test_a_long_lived_stream_does_not_keep_what_it_has_sent(served: tuple[Sessio
     tracemalloc.start()
     try:
         with open_stream(port) as client:
-            buffer = bytearray()
-            next_view(client, buffer)
-            for number in range(40):  # 40 views of over 100 KB: 4 MB through one stream
+            reader = Reader(client)
+            reader.next_view()
+            for number in range(40):  # 40 changes of over 100 KB each: 4 MB through one stream
                 assert session.call(Notify(None, f"{number} " + "x" * 100_000)).ok
-                while not str((next_view(client, buffer).get("notice") or {}).get("text", "")).startswith(f"{number} "):
+                while not str((reader.next_view().get("notice") or {}).get("text", "")).startswith(f"{number} "):
                     pass
             buffers = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(True, "*waitress/buffers.py")])
     finally:
         tracemalloc.stop()
     held = sum(stat.size for stat in buffers.statistics("filename"))
     assert held < 1_500_000, f"waitress holds {held / 1e6:.1f} MB of a 4 MB stream it has sent"
+
+
+def test_after_the_first_view_a_stream_sends_what_changed_not_the_whole_record(served: tuple[Session, int]) -> None:
+    """A view carries the whole record: sent whole on every change, a long game's streams carried megabytes."""
+    session, port = served
+    rand = random.Random(4)
+    with open_stream(port) as client:
+        reader = Reader(client)
+        reader.next_view()
+        for _ in range(30):  # a record of some length
+            play_one(session, rand)
+            reader.next_view()
+        whole = len(json.dumps(reader.view))
+        play_one(session, rand)
+        while (start := reader.buffer.find(b"event: ")) < 0 or b"\n\n" not in reader.buffer[start:]:
+            reader.buffer.extend(client.recv(65536))
+        message = bytes(reader.buffer[start:reader.buffer.index(b"\n\n", start)])
+        assert message.startswith(b"event: delta\n"), message[:40]
+        assert len(message) < whole / 5, (len(message), whole)
+        view = reader.next_view()
+        assert view == session.inspect(lambda table: json.loads(json.dumps(with_log(table.view(None)))))
+
+
+def play_one(session: Session, rand: random.Random) -> None:
+    """A random legal action; the companion rolls the dice."""
+    state = session.inspect(lambda table: table.state)
+    action = choose(rand, state)
+    if isinstance(action, Roll):
+        action = Roll(action.seat)
+    assert session.call(Play(action.seat, action)).ok

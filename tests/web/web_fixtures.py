@@ -25,6 +25,7 @@ from companion.table.store import Store
 from companion.table.tags import Piece
 from web import create_app
 from web.context import WebContext
+from web.deltas import apply
 
 PIN = "246813"
 CONFIG: dict[str, Any] = {"HOST_PIN": PIN, "TESTING": True, "KEEPALIVE": 0.05}
@@ -205,6 +206,7 @@ class Stream:
         self._buffer = ""
         self.ended = False
         self.comments: list[str] = []
+        self.last: dict[str, Any] | None = None  # the view as built so far: the whole view, then each delta
 
     def __enter__(self) -> Stream:
         return self
@@ -248,11 +250,16 @@ class Stream:
         raise AssertionError(f"no SSE message within {limit} reads")
 
     def view(self) -> dict[str, Any]:
-        """The next ``event: view`` message's view."""
+        """The next view: a whole ``event: view``, or ``event: delta`` applied to the last one (as the pages do)."""
         event, data = self.message()
-        assert event == "view", (event, data[:200])
-        view: dict[str, Any] = json.loads(data)
-        return view
+        assert event in ("view", "delta"), (event, data[:200])
+        if event == "view":
+            self.last = json.loads(data)
+        else:
+            assert self.last is not None, "a delta before any whole view"
+            self.last = apply(self.last, json.loads(data))
+        assert self.last is not None
+        return self.last
 
 
 def read_messages(client: Any, url: str, count: int) -> list[tuple[str, str]]:

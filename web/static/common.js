@@ -36,19 +36,57 @@ const Clue = (() => {
     return data;
   }
 
-  // Follow a view stream: onView(view) for every view, onStatus("live"|"reconnecting").
+  // Follow a view stream: onView(view) for every view, onStatus("live"|"reconnecting"|"closed").
   // EventSource reconnects by itself; the server sends the current view first on
   // every connection, so nothing is missed while away. If the stream is refused
   // (not joined any more), the page re-fetches once to show why.
   function stream(url, onView, onStatus) {
     const status = onStatus || (() => {});
-    const source = new EventSource(url);
-    source.addEventListener("view", (event) => {
-      status("live");
-      onView(JSON.parse(event.data));
-    });
-    source.addEventListener("error", () => status(source.readyState === EventSource.CLOSED ? "closed" : "reconnecting"));
-    return source;
+    let source = null, timer = null, wait = 5000, last = null, stopped = false;
+    function open() {
+      source = new EventSource(url);
+      last = null;  // the view as this stream has built it: the whole view, then each delta applied
+      source.addEventListener("view", (event) => {
+        status("live");
+        wait = 5000;
+        last = JSON.parse(event.data);
+        onView(last);
+      });
+      source.addEventListener("delta", (event) => {
+        if (last === null) return;  // a stream always starts with the whole view; a delta before it has no base
+        status("live");
+        last = applyDelta(last, JSON.parse(event.data));
+        onView(last);
+      });
+      source.addEventListener("error", () => {
+        if (source.readyState !== EventSource.CLOSED) return status("reconnecting");
+        status("closed");
+        // Refused (503 busy: too many pages open; or the server restarting): EventSource gives up
+        // for good, so try again later, less and less often.
+        if (!stopped) timer = setTimeout(open, wait);
+        wait = Math.min(wait * 2, 60000);
+      });
+    }
+    open();
+    return {close() { stopped = true; clearTimeout(timer); source.close(); }};
+  }
+
+  // A delta's operations (web/deltas.py): ["s", path, value], ["d", path], ["a", path, items].
+  // Objects along each path are copied, so a view handed to a page is never changed under it.
+  function applyDelta(view, ops) {
+    const result = Object.assign({}, view);
+    for (const [kind, path, value] of ops) {
+      let parent = result;
+      for (const key of path.slice(0, -1)) {
+        parent[key] = Object.assign({}, parent[key]);
+        parent = parent[key];
+      }
+      const key = path[path.length - 1];
+      if (kind === "s") parent[key] = value;
+      else if (kind === "d") delete parent[key];
+      else if (kind === "a") parent[key] = parent[key].concat(value);
+    }
+    return result;
   }
 
   // el("li", {class: "card", onclick: f}, "text", child...): a DOM element with safe text.
@@ -86,5 +124,5 @@ const Clue = (() => {
     box._timer = setTimeout(() => { box.className = "toast"; }, kind === "error" ? 6000 : 3000);
   }
 
-  return {post, getJSON, stream, el, replace, toast, csrf};
+  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf};
 })();
