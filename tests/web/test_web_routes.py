@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -334,6 +335,10 @@ def test_the_assistant_and_computer_players_are_chosen_by_the_host(app: Flask) -
     phone = Browser(app)
     phone.get(seats[0]["join_url"].removeprefix("http://localhost"))
     view = phone.json("/api/seat")
+    deadline = time.monotonic() + 10
+    while view["assistant"].get("pending") and time.monotonic() < deadline:  # worked out off the table's thread
+        time.sleep(0.02)
+        view = phone.json("/api/seat")
     assert view["seat"] == SCARLET and view["settings"]["assistant"] == "certain"
     assert view["assistant"]["mode"] == "certain" and "cards" not in view["assistant"]
     assert set(view["hand"]) <= set(view["assistant"]["certain"])
