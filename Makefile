@@ -38,6 +38,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/session.py
 	$(BIN)/python benchmarks/web.py --quick
 	$(BIN)/python benchmarks/deduction.py --quick
+	$(BIN)/python benchmarks/abuse.py --quick
 
 screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots
