@@ -28,6 +28,7 @@ Timestamps are UTC ISO 8601 text.
 from __future__ import annotations
 
 import json
+import fcntl
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
@@ -131,10 +132,12 @@ class Store:
     the one that uses it.
     """
 
-    def __init__(self, path: str | Path, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, path: str | Path, clock: Callable[[], datetime] = _utc_now, exclusive: bool = True) -> None:
         self.path = str(path)
+        self.exclusive = exclusive  # False: an observer (a test, a report) beside the companion that holds it
         self._clock = clock
         self._db: sqlite3.Connection | None = None
+        self._lock: int | None = None  # the descriptor holding the store's lock file while it is open
 
     # -- opening and closing --
 
@@ -144,15 +147,18 @@ class Store:
             return self
         if self.path != ":memory:":
             _private_file(Path(self.path))
+            self._lock = _exclusive(Path(self.path)) if self.exclusive else None
         try:
             # Autocommit: transactions are explicit (see _write).
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
+            self._unlock()
             raise StoreError(f"cannot open the store {self.path}: {err}") from None
         try:
             _prepare(db, self.path)
         except BaseException:
             db.close()
+            self._unlock()
             raise
         self._db = db
         return self
@@ -162,6 +168,12 @@ class Store:
         if self._db is not None:
             self._db.close()
             self._db = None
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the lock
+            self._lock = None
 
     def __enter__(self) -> Self:
         return self.open()
@@ -389,6 +401,30 @@ def _private_file(path: Path) -> None:
                 name.chmod(0o600)  # a store made by an older version was world-readable
     except OSError as err:
         raise StoreError(f"cannot open the store {path}: {err.strerror}") from None
+
+
+def _exclusive(path: Path) -> int:
+    """Lock ``path``'s lock file for this process alone, or :class:`StoreError` naming the holder.
+
+    Two companions on one store would both resume the same game and then refuse
+    each other's actions. The lock is ``flock`` on a file beside the store (never
+    the database itself: closing any descriptor of it would drop SQLite's own
+    locks); the kernel releases it when the process ends, even when killed.
+    """
+    lock_path = Path(f"{path}.lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as err:
+        raise StoreError(f"cannot open the store's lock file {lock_path}: {err.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 32).decode(errors="replace").strip() or "another"
+        os.close(fd)
+        raise StoreError(f"the store {path} is in use by process {holder}") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
 
 
 def _prepare(db: sqlite3.Connection, path: str) -> None:

@@ -120,3 +120,24 @@ def test_a_new_game_issues_new_join_urls_unless_the_phones_are_kept(tmp_path: Pa
     assert len(second) == 4 and not set(second.values()) & set(first.values())
     kept = _join_urls(tmp_path, "--new", "--keep-phones")
     assert kept == second
+
+
+def test_a_second_companion_on_the_same_store_exits_2_naming_the_first(tmp_path: Path) -> None:
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--no-console", "--new", "--port", "0",
+         "--host", "127.0.0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, stdin=subprocess.DEVNULL,
+    ) as first:
+        try:
+            _read_until(first, "clue-companion: join Mr. Green")
+            for command in (["run", "--mock", "--no-console", "--port", "0"], ["enroll", "--list"]):
+                second = subprocess.run([sys.executable, "-m", "companion.cli", *command], capture_output=True,
+                                        text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+                assert second.returncode == 2, second.stderr
+                assert second.stderr.strip().splitlines()[-1] == (
+                    f"clue-companion: the store {tmp_path / 'games.db'} is in use by process {first.pid}")
+        finally:
+            first.send_signal(signal.SIGTERM)
+            first.wait(timeout=20)
+    assert first.returncode == 0

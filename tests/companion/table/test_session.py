@@ -59,7 +59,7 @@ def test_no_view_shows_an_action_before_the_store_has_it(tmp_path) -> None:  # t
         stop = threading.Event()
 
         def watch() -> None:
-            with Store(tmp_path / "games.db").open() as reader:  # another connection, as after a crash
+            with Store(tmp_path / "games.db", exclusive=False).open() as reader:  # another connection, as after a crash
                 while not stop.is_set():
                     view = box.get(timeout=0.05)
                     if view is not None and view.get("game_id"):

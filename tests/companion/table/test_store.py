@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -129,10 +132,36 @@ def test_reopening_after_close_keeps_games_tags_and_settings(tmp_path: Path) -> 
 
 def test_an_appended_action_is_committed_before_append_returns(tmp_path: Path) -> None:
     path = tmp_path / "companion.db"
-    with Store(path) as writer, Store(path) as reader:
+    with Store(path) as writer, Store(path, exclusive=False) as reader:
         game = writer.new_game(CLASSIC, {})
         writer.append(game, 1, Roll("Miss Scarlet", (6,)))
         assert reader.game(game).actions == 1  # another connection sees it, the writer still open
+
+
+def test_one_companion_per_store(tmp_path: Path) -> None:
+    """A second companion on the same store would resume the same game, then refuse every action."""
+    path = tmp_path / "companion.db"
+    with Store(path):
+        with pytest.raises(StoreError, match=f"the store {path} is in use by process {os.getpid()}"):
+            Store(path).open()
+    with Store(path):  # closed: free again
+        pass
+
+
+def test_a_store_held_by_another_process_is_refused_and_freed_when_it_is_killed(tmp_path: Path) -> None:
+    path = tmp_path / "companion.db"
+    script = f"import time\nfrom companion.table.store import Store\nStore({str(path)!r}).open()\nprint('open', flush=True)\n" \
+             "time.sleep(60)"
+    with subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+            with pytest.raises(StoreError, match=f"in use by process {holder.pid}"):
+                Store(path).open()
+        finally:
+            holder.kill()
+            holder.wait(timeout=10)
+    with Store(path) as store:  # the kernel let go of the lock with the process
+        assert store.games() == []
 
 
 def test_a_store_opened_in_one_thread_is_used_in_another(tmp_path: Path) -> None:
