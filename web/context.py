@@ -19,7 +19,6 @@ from companion.record.narrate import describe
 from companion.rules.errors import ClueError
 from companion.table.commands import Command
 from companion.table.fanout import Mailbox
-from companion.table.pairing import LOBBY
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.session import Session
@@ -109,9 +108,9 @@ class WebContext:
 
     # ---- seats ---------------------------------------------------------------------------------
 
-    def new_players(self, seats: tuple[str, ...], game: int = LOBBY) -> None:
-        """New players: fresh join URLs for every seat, no phone joined (call on the session thread: it saves)."""
-        self.pairing.reset(seats, game)
+    def new_players(self, seats: tuple[str, ...], keep: bool = False) -> None:
+        """A new game: fresh join URLs for every seat unless ``keep`` (call on the session thread: it saves)."""
+        self.pairing.open_lobby(seats, keep)
 
     def follow_game(self, table: Table, *, started: bool = False, keep_phones: bool = False) -> None:
         """The join tokens follow the table's game (:meth:`Pairing.follow`; call on the session thread)."""

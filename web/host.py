@@ -13,7 +13,7 @@ from companion.rules.edition import load_edition
 from companion.rules.errors import BadInput
 from companion.table.commands import EndGame, NewGame, Resume, StartGame
 from companion.table.enrolment import pieces_of
-from companion.table.pairing import JOIN_PATH, LOBBY
+from companion.table.pairing import JOIN_PATH
 from companion.table.table import Table
 
 from .board_data import editions
@@ -151,7 +151,7 @@ def new_game() -> tuple[Response, int]:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
                                    variant=body.get("variant"), assistant=assistant, bots=bots))
     if outcome.ok:  # new players: every seat gets a fresh join URL (kept, they follow the lobby into play)
-        web.inspect(lambda table: web.pairing.bind(LOBBY) if body.get("keep_phones") else web.new_players(table.seats()))
+        web.inspect(lambda table: web.new_players(table.seats(), keep=bool(body.get("keep_phones"))))
     return answer(outcome)
 
 

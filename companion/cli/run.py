@@ -27,7 +27,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from companion.rules.edition import load_edition
 from companion.rules.errors import ClueError
-from companion.table.pairing import LOBBY
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store, default_path
@@ -224,7 +223,7 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed), "open the table")
     # New players: last game's phones are not joined to this game's seats (kept, they follow it into play).
-    rig.session.inspect(lambda table: pairing.bind(LOBBY) if args.keep_phones else pairing.reset(table.seats()))
+    rig.session.inspect(lambda table: pairing.open_lobby(table.seats(), keep=args.keep_phones))
     if args.deal == "virtual":
         _check(rig.start(), "start the game")
         _follow(rig, pairing, started=True, keep=args.keep_phones)

@@ -156,6 +156,13 @@ class Pairing:
             self.game = game
         self._persist()
 
+    def open_lobby(self, seats: Iterable[str], keep: bool = False) -> None:
+        """A new game's lobby: fresh tokens for ``seats``, or, kept, the old ones follow it into play."""
+        if keep:
+            self.bind(LOBBY)
+        else:
+            self.reset(seats)
+
     def follow(self, game: int | None, seats: Iterable[str], *, started: bool = False, keep: bool = False) -> None:
         """The tokens belong to the table's ``game`` now: another game's phones are turned away.
 

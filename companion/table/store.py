@@ -226,10 +226,15 @@ class Store:
 
     def game(self, game_id: int) -> GameSummary:
         """One game's summary, or :class:`StoreError` if there is no such game."""
-        rows = self._summaries("WHERE g.id = ?", (game_id,))
-        if not rows:
+        found = self.find(game_id)
+        if found is None:
             raise StoreError(f"there is no game {game_id} in the store")
-        return rows[0]
+        return found
+
+    def find(self, game_id: int) -> GameSummary | None:
+        """One game's summary, or None if there is no such game."""
+        rows = self._summaries("WHERE g.id = ?", (game_id,))
+        return rows[0] if rows else None
 
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""

@@ -248,7 +248,7 @@ class Table:
             raise TableError("no_store", "there is no game store to resume from")
         if self.stage == "playing":
             raise TableError("game_in_progress", "a game is under way: end it before resuming another")
-        summary = next((game for game in self.store.games() if game.id == game_id), None)
+        summary = self.store.find(game_id)
         if summary is None:
             raise TableError("no_game", f"there is no game {game_id} to resume")
         if summary.status == "abandoned":  # its record is closed: no action could be stored

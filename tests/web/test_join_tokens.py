@@ -71,10 +71,7 @@ def test_resuming_another_game_turns_the_last_games_phones_away(tmp_path: Path) 
 def test_the_host_may_keep_the_phones_when_resuming(tmp_path: Path) -> None:
     with running(tmp_path) as first:
         start_game(make_app(first), 7)
-    with running(tmp_path) as second:
-        app = make_app(second)
-        start_game(app, 8)
-        cookie = seat_browser(app, SCARLET).client.get_cookie("clue_session")
+    cookie = _game_with_a_phone(tmp_path, 8)
     with running(tmp_path) as third:
         app = make_app(third)
         ok(host_browser(app).post("/api/host/resume", {"game_id": 1, "keep_phones": True}))
@@ -82,14 +79,19 @@ def test_the_host_may_keep_the_phones_when_resuming(tmp_path: Path) -> None:
 
 
 def test_resuming_the_same_game_after_a_restart_keeps_its_phones(tmp_path: Path) -> None:
-    with running(tmp_path) as first:
-        app = make_app(first)
-        start_game(app, 7)
-        cookie = seat_browser(app, SCARLET).client.get_cookie("clue_session")
+    cookie = _game_with_a_phone(tmp_path, 7)
     with running(tmp_path) as second:
         app = make_app(second)
         ok(host_browser(app).post("/api/host/resume", {"game_id": 1}))
         assert _with_cookie(app, cookie).json("/api/seat")["seat"] == SCARLET
+
+
+def _game_with_a_phone(tmp_path: Path, seed: int) -> Any:
+    """A game started and left unfinished (the companion stopped); the cookie of a phone joined as Scarlet."""
+    with running(tmp_path) as session:
+        app = make_app(session)
+        start_game(app, seed)
+        return seat_browser(app, SCARLET).client.get_cookie("clue_session")
 
 
 def _with_cookie(app: Any, cookie: Any) -> Browser:
