@@ -24,6 +24,7 @@ from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
 from waitress.task import ErrorTask  # type: ignore[import-untyped]
 
 from .guard import MAX_BODY
+from .reach import mdns_name, phone_addresses
 
 # Worker threads. Every open SSE stream holds one (web/streams.py bounds them: 12 table
 # streams and three per seat, so 42 at a ten-seat table), and the rest answer requests.
@@ -240,23 +241,27 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
                 channel.will_close = True
 
 
-def lan_address() -> str:
-    """This machine's address on its network (what a phone at the table can reach), else 127.0.0.1."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.254.254.254", 1))  # UDP connect sends nothing; it only picks the route
-        address = str(probe.getsockname()[0])
-    except OSError:
-        address = "127.0.0.1"
-    finally:
-        probe.close()
-    return address
+ANY_HOST = ("0.0.0.0", "::", "")  # serving on every interface
 
 
-def page_url(host: str, port: int) -> str:
-    """The URL to print: the LAN address when serving on every interface."""
-    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    return f"http://{shown}:{port}"
+def page_url(host: str, port: int, *, name: str | None = None) -> str:
+    """The URL to print and to build join URLs from: one a phone on the same network can reach.
+
+    Serving on every interface, that is the best LAN address (web/reach.py), never 127.0.0.1;
+    with none yet (no network), the mDNS name, and a warning says phones cannot reach the page yet.
+
+    >>> page_url("127.0.0.1", 8000)
+    'http://127.0.0.1:8000'
+    """
+    if host not in ANY_HOST:
+        return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    addresses = phone_addresses()
+    if addresses:
+        return f"http://{addresses[0]}:{port}"
+    url = f"http://{mdns_name(name)}:{port}"
+    log.warning("web_no_lan_address: this machine has no network address yet, so phones cannot reach "
+                "the page; join a Wi-Fi network or start a hotspot (the join URLs use %s)", url)
+    return url
 
 
 def print_qr(url: str, out: TextIO) -> None:
