@@ -7,7 +7,8 @@
 'idle'
 
 Blueprints: ``table`` (/), ``player`` (/j/TOKEN, /seat), ``events`` (SSE),
-``host`` (/host) and ``sim`` (/sim, only with a mock rig). Config keys (all
+``host`` (/host) and ``sim`` (/sim, only with a mock rig); errors are JSON, or
+a small page for a browser (:mod:`web.errors`). Config keys (all
 optional): ``HOST_PIN``, ``SECRET_KEY``, ``BASE_URL`` (the address join URLs
 use), ``PAIRING``, ``RIG`` and ``SIM``, ``KEEPALIVE`` (s), ``SESSION_TIMEOUT``
 (s), ``JOIN_LIMIT``, ``PIN_LIMIT`` (per address) and ``PIN_LIMIT_TOTAL`` ((tries, seconds)). See docs/web.md.
@@ -23,7 +24,7 @@ from flask import Flask
 
 from companion.table.session import Session
 
-from . import events, guard, host, player, sim, table
+from . import errors, events, guard, host, player, sim, table
 from .context import WebContext
 
 __all__ = ["create_app"]
@@ -47,6 +48,7 @@ def create_app(session: Session, config: Mapping[str, Any] | None = None) -> Fla
         app.config["SECRET_KEY"] = web.secret_key()
     app.json.sort_keys = False  # type: ignore[attr-defined]
     guard.install(app)
+    errors.install(app)  # browsers get a page for a 404 or 500; /api/ and scripts keep JSON
     for blueprint in (table.blueprint, player.blueprint, events.blueprint, host.blueprint, sim.blueprint):
         app.register_blueprint(blueprint)
     return app

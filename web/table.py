@@ -1,8 +1,11 @@
-"""The table blueprint: the public page for the shared screen, its view, and the board drawing."""
+"""The table blueprint: the public page for the shared screen, its view, and the board drawing (with its places in words)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
+
+from companion.rules.edition import load_edition
+from companion.rules.whereabouts import every_place
 
 from .board_data import board_data, editions
 from .context import context
@@ -28,7 +31,8 @@ def board() -> Response:
         wanted = context().inspect(_current_edition) or "classic"
     if wanted not in editions():
         raise ApiError(404, "not_found", f"There is no edition {wanted[:40]!r}; editions: {', '.join(editions())}.")
-    return jsonify(board_data(wanted))
+    # "words": each square and room as a person reads it ("in the corridor by the Lounge door").
+    return jsonify({**board_data(wanted), "words": every_place(load_edition(wanted).require_board())})
 
 
 def _current_edition(table: object) -> str | None:

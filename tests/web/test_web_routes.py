@@ -105,8 +105,12 @@ def test_the_board_of_the_game_and_of_another_edition(session: Session, app: Fla
     assert set(board["rooms"]) == set(CLASSIC.deck.rooms) and set(board["rooms"]) <= set(board["places"])
     assert all(len(xy) == 2 for xy in board["places"].values())
     assert board["squares"] and all(len(box) == 4 for box in board["squares"].values())
+    # Every square and room in plain words, for the pages to say where a mover is.
+    assert set(board["words"]) == set(board["squares"]) | set(board["rooms"])
+    assert board["words"]["h25"] == "on Miss Scarlet's start square" and board["words"]["Hall"] == "in the Hall"
     other = browser.json("/api/board?edition=master_detective")
     assert other["edition"] == "master_detective" and "Carriage House" in other["rooms"]
+    assert other["words"]["f3"] == "on the Basement Stairs"
     open_game(session, edition="master_detective", seats=SEATS)
     assert browser.json("/api/board")["edition"] == "master_detective"
     refused(browser.get("/api/board?edition=monopoly"), 404, "not_found")

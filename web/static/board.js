@@ -2,6 +2,8 @@
 //
 // ClueBoard.load(container, options) -> Promise<board>: fetches GET /api/board (the current edition;
 //   options.edition asks for another) and draws it.
+// ClueBoard.data(edition) -> Promise<boardData>: that JSON, fetched once per page and edition
+//   (its "words" name every square and room in plain words).
 // ClueBoard.create(container, boardData, options) -> board   (boardData = the /api/board JSON)
 //   options.onPick(place)        a pickable place (highlighted square or room) was tapped or clicked
 //   options.onPiece(kind, name)  a mover ("mover") or weapon ("weapon") token was clicked
@@ -9,6 +11,7 @@
 //   draws the movers (view.position) and weapons (view.weapons), highlights the places in
 //   `highlight`, makes them tappable if `pickable`, and marks the mover of view.turn.
 // board.edition -> the edition drawn; if a view's edition differs, call ClueBoard.load again.
+// board.cell -> a square's side in the drawing's units; board.mover(name) -> that mover's token node.
 //
 // The board picture is the server's own SVG (companion/drawing.py); every name the page adds
 // (suspects, weapons, places) goes in as text nodes, never as markup.
@@ -95,11 +98,18 @@ const ClueBoard = (() => {
     return Math.hypot(dx, dy);
   }
 
+  const fetched = new Map();  // url -> Promise of the board JSON: one fetch per edition per page
+  function boardData(edition) {
+    const url = edition ? "/api/board?edition=" + encodeURIComponent(edition) : "/api/board";
+    if (!fetched.has(url)) {
+      fetched.set(url, Clue.getJSON(url).catch((err) => { fetched.delete(url); throw err; }));
+    }
+    return fetched.get(url);
+  }
+
   async function load(container, options) {
     const opts = options || {};
-    const url = opts.edition ? "/api/board?edition=" + encodeURIComponent(opts.edition) : "/api/board";
-    const data = await Clue.getJSON(url);
-    return create(container, data, opts);
+    return create(container, await boardData(opts.edition), opts);
   }
 
   function create(container, data, options) {
@@ -364,7 +374,8 @@ const ClueBoard = (() => {
           group.classList.add("cb-pickable");
           group.setAttribute("tabindex", "0");
           group.setAttribute("role", "button");
-          group.setAttribute("aria-label", (room ? "Go to the " : "Go to square ") + place);
+          const said = (data.words || {})[place];
+          group.setAttribute("aria-label", (room ? "Go to the " : "Go to square ") + place + (said && !room ? ", " + said : ""));
           group.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pick(place); }
           });
@@ -425,6 +436,8 @@ const ClueBoard = (() => {
       edition: data.edition,
       data,
       element: svg,
+      cell,
+      mover(name) { const token = tokens.get("mover:" + name); return token ? token.node : null; },
       update(view, settings) {
         const s = settings || {};
         hovered = null;
@@ -436,5 +449,5 @@ const ClueBoard = (() => {
     return board;
   }
 
-  return {load, create, colourOf, inkOn, initials};
+  return {load, data: boardData, create, colourOf, inkOn, initials};
 })();

@@ -11,7 +11,7 @@ const Clue = (() => {
     try {
       response = await fetch(url, {
         method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
+        headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf()},
         body: JSON.stringify(body || {}),
       });
     } catch (err) {
@@ -27,7 +27,8 @@ const Clue = (() => {
   }
 
   async function getJSON(url) {
-    const response = await fetch(url, {credentials: "same-origin", cache: "no-store"});
+    // Accept: JSON even where the address is a page's (a browser's navigation gets an HTML error page).
+    const response = await fetch(url, {credentials: "same-origin", cache: "no-store", headers: {"Accept": "application/json"}});
     const data = await response.json();
     if (!response.ok) {
       const error = data.error || {code: "http_" + response.status, message: "Error " + response.status};
@@ -124,5 +125,24 @@ const Clue = (() => {
     box._timer = setTimeout(() => { box.className = "toast"; }, kind === "error" ? 6000 : 3000);
   }
 
-  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf};
+  // Places in words (GET /api/board's "words": square or room -> "in the corridor by the Lounge door").
+  // where(place, words): that phrase, the grid code after it in small type; a fallback without words.
+  const SQUARE = /^[a-z][0-9]{1,2}$/;
+  function where(place, words) {
+    const said = words && words[place];
+    if (said) return SQUARE.test(place) ? [said, " ", el("small", {class: "grid-code"}, "(" + place + ")")] : [said];
+    if (!place) return [];
+    return [SQUARE.test(place) ? "on square " + place : "in " + (/^the /i.test(place) ? place : "the " + place)];
+  }
+
+  // A sentence from the companion that says "on h25" ("Put Miss Scarlet back on h25."), with the
+  // square in words: "Put Miss Scarlet back on Miss Scarlet's start square (h25)." As text nodes.
+  function placeText(text, words) {
+    const found = /\bon ([a-z][0-9]{1,2})\b/.exec(String(text));
+    if (!found || !words || !words[found[1]]) return [String(text)];
+    const rest = String(text).slice(found.index + found[0].length);
+    return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
+  }
+
+  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf, where, placeText};
 })();

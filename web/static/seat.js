@@ -24,6 +24,10 @@
     noticeGone: loadGone(), // notice ids dismissed, timed out or already shown as a toast
     refusal: {text: "", at: 0},
     movedFor: null,        // the action count whose move opened the board
+    words: {},             // square or room -> plain words (GET /api/board's "words")
+    wordsFor: null,        // the edition whose words were asked for
+    wordsReady: null,      // the edition whose words have come
+    myPutBack: "",         // the board's "put your mover back" for this seat, while it stands
     memo: {},
   };
 
@@ -36,7 +40,8 @@
     return true;
   }
   const the = (name) => (/^the /i.test(name) ? name : "the " + name);
-  const placeWords = (p) => (SQUARE.test(p) ? "square " + p : the(p));
+  // Where a place is, as a person says it: "in the corridor by the Lounge door", the code in small type.
+  const whereIs = (place) => Clue.where(place, ui.words);
   const sentence = (text) => {
     const t = String(text || "").trim();
     if (!t) return "That was refused.";
@@ -248,7 +253,7 @@
     const count = Math.max(1, Number(v.dice_count) || 1);
     const body = [];
     const here = (v.position || {})[ME];
-    if (here) body.push(p("You are ", SQUARE.test(here) ? "on " : "in ", b(placeWords(here)), "."));
+    if (here) body.push(p("You are ", b(whereIs(here)), "."));
     if (physical) {
       body.push(p(count > 1 ? "Roll the dice and enter what they show:" : "Roll the die and enter what it shows:"));
       const inputs = [];
@@ -305,7 +310,7 @@
   function movedPrompt(v) {
     const here = (v.position || {})[ME] || "";
     const inRoom = rooms(v).includes(here);
-    const body = [p("You are ", SQUARE.test(here) ? "on " : "in ", b(placeWords(here)), ".")];
+    const body = [p("You are ", b(whereIs(here)), ".")];
     body.push(...extras(v));
     if (inRoom && !v.suggestion) {
       body.push(p("Make a suggestion here, accuse, or end your turn."));
@@ -402,7 +407,8 @@
     if (v.turn !== ME || ["refuting", "over"].includes(v.phase) || v.stage !== "playing") ui.mode = null;
     if (ui.mode === "suggest" && !["start", "moved"].includes(v.phase)) ui.mode = null;
     const {record, log, notice, link, board, ...rest} = v;
-    if (!changed("dock", rest, (board || {}).waiting, ui.mode, ui.picks, ui.busy, ui.dockMin, notebook.data.marks) && !force) return;
+    if (!changed("dock", rest, (board || {}).waiting, ui.mode, ui.picks, ui.busy, ui.dockMin, notebook.data.marks,
+      ui.myPutBack, ui.wordsReady) && !force) return;
     const prompt = promptFor(v);
     if (prompt.kind !== ui.promptKind) { ui.dockMin = false; ui.promptKind = prompt.kind; }
     const dock = $("dock");
@@ -410,7 +416,7 @@
     const handle = E("button", {type: "button", class: "dock-handle", "aria-expanded": ui.dockMin ? "false" : "true",
       onclick: () => { ui.dockMin = !ui.dockMin; render(ui.view, true); }},
     E("span", {class: "dock-title"}, prompt.title), E("span", {class: "chev", "aria-hidden": "true"}));
-    Clue.replace($("prompt"), handle,
+    Clue.replace($("prompt"), putBackWarning(), handle,
       ui.dockMin ? null : E("div", {class: "dock-body"}, prompt.body || []),
       ui.dockMin || !(prompt.actions || []).length ? null : E("div", {class: "dock-actions"}, prompt.actions));
   }
@@ -442,17 +448,37 @@
     pill.classList.toggle("warn", status !== "live");
   }
 
+  // The board saw this seat's own mover in the wrong place: the table and the handheld say so, and
+  // so does this phone, in the dock (always on screen, even scrolled down to the board) until the
+  // board matches. The table leaves it as this seat's "put_back" notice; a later notice may replace
+  // that, so it is kept here for as long as the board's corrections still list it.
+  function followPutBack(v) {
+    const corrections = (v.board && v.board.corrections) || [];
+    if (v.notice && v.notice.code === "put_back" && corrections.includes(v.notice.text)) ui.myPutBack = v.notice.text;
+    if (!corrections.includes(ui.myPutBack)) ui.myPutBack = "";
+  }
+
+  function putBackWarning() {
+    if (!ui.myPutBack) return null;
+    return E("div", {class: "put-back", role: "alert"},
+      E("div", {class: "put-back-title"}, "Your mover is in the wrong place"),
+      E("p", {class: "put-back-text"}, Clue.placeText(sentence(ui.myPutBack), ui.words)),
+      E("p", {class: "small"}, "The game waits until the board matches."));
+  }
+
   function renderAlerts(v, force) {
     const corrections = (v.board && v.board.corrections) || [];
     let notice = v.notice;
     if (notice && notice.text === ui.refusal.text && Date.now() - ui.refusal.at < 10000) ui.noticeGone.add(notice.id);
     if (notice && notice.code === "board_mismatch" && !(v.board && v.board.waiting)) notice = null;  // the board matches again
     if (notice && (ui.noticeGone.has(notice.id) || corrections.includes(notice.text))) notice = null;
-    if (!changed("alerts", corrections, notice) && !force) return;
+    if (!changed("alerts", corrections, notice, ui.myPutBack, ui.wordsReady) && !force) return;
     const items = [];
     if (corrections.length) {
       items.push(E("div", {class: "alert big", role: "alert"}, E("div", {class: "alert-title"}, "Put the board right"),
-        corrections.map((text) => E("p", {}, text)), E("p", {class: "small"}, "The game waits until the board matches.")));
+        corrections.map((text) => E("p", {class: text === ui.myPutBack ? "mine" : ""},
+          text === ui.myPutBack ? E("strong", {}, "Your mover: ") : null, Clue.placeText(text, ui.words))),
+        E("p", {class: "small"}, "The game waits until the board matches.")));
     }
     if (notice) {
       const big = notice.code === "put_back";
@@ -595,12 +621,13 @@
   function renderBoard(v) {
     $("board-sec").classList.toggle("hidden", !v.edition);
     const here = (v.position || {})[ME];
-    $("board-hint").textContent = here ? (SQUARE.test(here) ? "you are on " : "you are in ") + placeWords(here) : "";
+    if (changed("board-hint", here, ui.wordsReady)) Clue.replace($("board-hint"), here ? ["you are ", whereIs(here)] : []);
     const mine = v.turn === ME && v.stage === "playing";
     const moving = mine && v.phase === "moving";
-    if (moving && ui.movedFor !== v.actions) {  // a new roll: open the board and bring the mover into view
+    if (moving && ui.movedFor !== v.actions) {  // a new roll: open the board zoomed to tap, my mover in view
       ui.movedFor = v.actions;
       ui.focusPending = true;
+      setZoom(true);
       setFold("board", true, false);
     }
     if (!ui.folds.board || board.failed) return;
@@ -623,9 +650,10 @@
     if (board.loading || (board.drawn && board.edition === v.edition)) return;
     board.loading = true;
     board.edition = v.edition;
-    ClueBoard.load($("board"), {onPick: (to) => act({type: "move", to})}).then((drawn) => {
+    ClueBoard.load($("board"), {edition: v.edition, onPick: (to) => act({type: "move", to})}).then((drawn) => {
       board.drawn = drawn;
       board.loading = false;
+      setZoom(ui.zoom);
       delete ui.memo.board;
       if (ui.view) renderBoard(ui.view);
     }).catch((err) => {
@@ -635,20 +663,36 @@
     });
   }
 
+  // "Find me": open the board zoomed in and bring my mover to the middle of the screen.
   function showBoard() {
     ui.focusPending = true;
+    setZoom(true);
     setFold("board", true, true);
+  }
+
+  // Zoomed in, a square is TAP CSS pixels wide, so even its inset highlight is over the 44 px a
+  // thumb needs, and the board pans in its own scroller (pinch-zoom and scrolling stay the
+  // browser's); zoomed out, the whole board fits the phone.
+  const TAP = 52;
+  function setZoom(on) {
+    ui.zoom = on;
+    $("board-scroll").classList.toggle("zoomed", on);
+    $("board-zoom").setAttribute("aria-pressed", String(on));
+    $("board-zoom").textContent = on ? "Whole board" : "Zoom in";
+    const drawn = board.drawn;
+    if (drawn && drawn.cell) $("board").style.setProperty("--zoomed-w", Math.ceil(drawn.data.width * TAP / drawn.cell) + "px");
   }
 
   // Scroll so that my mover sits in the middle of what the header and the dock leave visible
   // (and, zoomed in, in the middle of the board's own scroller).
   function focusMover() {
-    const mover = $("board").querySelector('.cb-mover[data-name="' + CSS.escape(ME) + '"]');
+    const mover = board.drawn ? board.drawn.mover(ME) : null;
     const target = mover || $("board-sec");
     const scroller = $("board-scroll");
     if (mover && ui.zoom) {
       const box = mover.getBoundingClientRect(), frame = scroller.getBoundingClientRect();
       scroller.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+      scroller.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
     }
     const box = target.getBoundingClientRect();
     const top = $("head").getBoundingClientRect().bottom;
@@ -677,12 +721,10 @@
   }
   $("log-more").addEventListener("click", () => { ui.logAll = true; renderLog(ui.view, true); });
   $("board-zoom").addEventListener("click", () => {
-    ui.zoom = !ui.zoom;
-    $("board-scroll").classList.toggle("zoomed", ui.zoom);
-    $("board-zoom").setAttribute("aria-pressed", String(ui.zoom));
-    $("board-zoom").textContent = ui.zoom ? "Zoom out" : "Zoom in";
+    setZoom(!ui.zoom);
     requestAnimationFrame(focusMover);
   });
+  $("board-find").addEventListener("click", showBoard);
   let clearArmed = null;
   $("notebook-clear").addEventListener("click", (event) => {
     const btn = event.currentTarget;
@@ -705,8 +747,21 @@
     new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", $("dock").offsetHeight + "px")).observe($("dock"));
   }
 
+  // The edition's places in words, fetched once (the board drawing shares the fetch).
+  function loadWords(v) {
+    if (!v.edition || ui.wordsFor === v.edition || typeof ClueBoard === "undefined") return;
+    ui.wordsFor = v.edition;
+    ClueBoard.data(v.edition).then((data) => {
+      ui.words = data.words || {};
+      ui.wordsReady = v.edition;
+      if (ui.view) render(ui.view, true);
+    }).catch(() => { ui.wordsFor = null; });  // codes until the next view tries again
+  }
+
   function render(v, force) {
     notebook.open(v);
+    loadWords(v);
+    followPutBack(v);
     renderHead(v);
     renderAlerts(v, force);
     renderDock(v, force);

@@ -19,15 +19,13 @@
 
   // ---- words ------------------------------------------------------------------------------------
 
-  const SQUARE = /^[a-z][0-9]{1,2}$/;
-
   function the(name) {
     return /^the /i.test(name) ? name : "the " + name;
   }
 
-  function placeWords(place) {
-    if (!place) return "";
-    return SQUARE.test(place) ? "square " + place : the(place);
+  // The drawn edition's places in words ("in the corridor by the Lounge door"), once it is drawn.
+  function words() {
+    return (board && board.data.words) || {};
   }
 
   function isRoom(view, place) {
@@ -51,8 +49,8 @@
         return "Rolled " + total(view.dice) + ": moving up to " + n + (n === 1 ? " square." : " squares.");
       }
       case "moved":
-        return here && isRoom(view, here)
-          ? "In " + the(here) + ": may make a suggestion, accuse, or end the turn."
+        if (here && isRoom(view, here)) return "In " + the(here) + ": may make a suggestion, accuse, or end the turn.";
+        return here && words()[here] ? ["Now ", ...Clue.where(here, words()), ": may accuse or end the turn."]
           : "Has moved: may accuse or end the turn.";
       case "refuting": {
         const asked = view.suggestion && view.suggestion.asked;
@@ -155,7 +153,7 @@
 
   function renderCorrections(view) {
     const fixes = (view.board && view.board.corrections) || [];
-    replace($("corrections-list"), fixes.map((text) => el("li", {}, text)));
+    replace($("corrections-list"), fixes.map((text) => el("li", {}, Clue.placeText(text, words()))));
     show("corrections", fixes.length > 0);
     document.body.classList.toggle("tp-has-corrections", fixes.length > 0);
     $("corrections").querySelector(".tp-corrections-wait").classList.toggle("hidden", !(view.board && view.board.waiting));
@@ -230,7 +228,7 @@
     if (!who) return;
     replace($("turn-disc"), disc(who, true));
     $("turn-name").textContent = who;
-    $("phase").textContent = phaseWords(view);
+    replace($("phase"), phaseWords(view));
     const count = view.dice ? view.dice.length : (view.dice_count || 0);
     const diceKey = who + "|" + (view.dice ? view.dice.join(",") : "none " + count);
     if (diceKey !== lastDice) {  // only new dice are redrawn (and roll in)

@@ -1,0 +1,79 @@
+"""Error answers in the asker's language: a small HTML page for a browser, JSON for everything else.
+
+The JSON shape is :mod:`web.guard`'s (``{"ok": false, "error": {"code",
+"message"}}``); this module only decides who gets a page instead. A browser
+navigating to a page (its Accept prefers ``text/html``) gets one; ``/api/`` and
+``/events/`` paths, scripts (``fetch`` asks for ``*/*``) and tools that send no
+Accept at all keep JSON. A 500 never shows a traceback either way: it is logged.
+
+>>> from flask import Flask
+>>> app = Flask(__name__)
+>>> install(app)
+>>> browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+>>> page = app.test_client().get("/nowhere", headers=browser)
+>>> page.status_code, page.mimetype
+(404, 'text/html')
+>>> app.test_client().get("/api/nowhere", headers=browser).get_json()["error"]["code"]
+'not_found'
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, render_template, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from .guard import HTTP_CODES, ApiError
+
+JSON_PATHS = ("/api/", "/events/")
+TITLES = {400: "That request was not understood", 401: "Not joined", 403: "Not allowed", 404: "No such page",
+          405: "Not allowed here", 409: "Not now", 413: "Too large", 429: "Too many tries",
+          500: "Something went wrong"}
+MESSAGES = {404: "There is no page at this address.", 405: "That request method is not allowed here.",
+            413: "The request is too large.", 500: "Something went wrong in the companion; it has been logged."}
+
+
+def install(app: Flask) -> None:
+    """Answer errors as pages for browsers; call after :func:`web.guard.install` (these replace its handlers)."""
+    app.register_error_handler(ApiError, _refusal)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def wants_page() -> bool:
+    """True when a browser navigates here: not an API path, and HTML preferred over JSON."""
+    if request.path.startswith(JSON_PATHS):
+        return False
+    accept = request.accept_mimetypes
+    html, json = accept.quality("text/html"), accept.quality("application/json")
+    return html > 0 and html > json
+
+
+def _refusal(err: ApiError) -> Response:
+    if not wants_page():
+        return err.response()
+    response = _page(err.status, err.message)
+    if err.retry_after is not None:
+        response.headers["Retry-After"] = str(err.retry_after)
+    return response
+
+
+def _http_error(err: HTTPException) -> Response:
+    status = err.code or 500
+    if status >= 500:
+        return _refusal(ApiError(500, "internal", MESSAGES[500]))
+    code = HTTP_CODES.get(status, f"http_{status}")
+    refusal = _refusal(ApiError(status, code, MESSAGES.get(status, "The request was not understood.")))
+    if isinstance(err, MethodNotAllowed) and err.valid_methods:  # RFC 9110: a 405 names the methods that would do
+        refusal.headers["Allow"] = ", ".join(err.valid_methods)
+    return refusal
+
+
+def _unexpected(err: Exception) -> Response:
+    current_app.logger.exception("web_error")  # the traceback goes to the log, never to the page
+    return _refusal(ApiError(500, "internal", MESSAGES[500]))
+
+
+def _page(status: int, message: str) -> Response:
+    title = TITLES.get(status, "That did not work")
+    html = render_template("errors/error.html", status=status, title=title, message=message)
+    return Response(html, status=status, mimetype="text/html")
