@@ -1,4 +1,4 @@
-"""The hardware config file (TOML): board port, store, web port, reader zones, handheld wiring.
+"""The hardware config file (TOML): board port, store, web port and PIN, reader zones, handheld wiring.
 
 Every key is optional; a missing file, an unknown key or a bad value is a
 :class:`HardwareConfigError` naming the file, the key and what was expected.
@@ -78,6 +78,7 @@ class HardwareConfig:
     board_port: str | None = None
     store: str | None = None
     web_port: int = 8000
+    web_pin: str | None = None  # the host PIN ([web] pin); the CLI checks it with the web page's rule
     zones: dict[int, str] = field(default_factory=dict)  # reader -> "room:Kitchen", "door:e7", "seat:1", ...
     handhelds: HandheldsConfig = HandheldsConfig()
 
@@ -142,14 +143,22 @@ class _Reader:
                 f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds")
         board = self.table(data, "board", {"port"})
         store = self.table(data, "store", {"path"})
-        web = self.table(data, "web", {"port"})
+        web = self.table(data, "web", {"port", "pin"})
         return HardwareConfig(
             board_port=self.get(board, "board.port", str, "a serial port path or URL", None),
             store=self.get(store, "store.path", str, "a file path", None),
             web_port=self.number(web, "web.port", 1, 65535, 8000) or 8000,
+            web_pin=self.pin(web),
             zones=self.zones(data.get("zones", {})),
             handhelds=self.handhelds(data),
         )
+
+    def pin(self, web: Mapping[str, Any]) -> str | None:
+        """``[web] pin`` as text; a bad one is refused without repeating it (the error may reach the journal)."""
+        value = web.get("pin")
+        if value is None or isinstance(value, str):
+            return value
+        raise HardwareConfigError(f'{self.name}: web.pin must be a quoted string of digits, such as "246813"')
 
     def zones(self, zones: object) -> dict[int, str]:
         if not isinstance(zones, dict):

@@ -20,11 +20,13 @@ from typing import IO, Any
 from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import BadInput
 from companion.table.enrolment import Enrolment, Message, find_piece, pieces_of
-from companion.table.store import Store, default_path
+from companion.table.store import Store
 from companion.table.tags import Kind, Piece, TagError, TagMap
 from hardware.board_link import PICO_VID, PORT_VARIABLE, BoardLink
 from hardware.link_core import LinkTiming
 from hardware.link_events import LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved
+
+from .where import resolve
 
 ONLY: dict[str, Kind] = {"cards": "card", "movers": "mover", "weapons": "weapon", "tokens": "weapon"}
 SKIP = "skip"  # put on the event queue when the player presses Enter
@@ -37,10 +39,14 @@ def add_parser(commands: Any) -> None:
         description="Tap each piece on any reader when asked; each is read several times and the UID read "
                     "most (more than half the time) is saved in the store at once.")
     enroll.add_argument("--edition", default="classic", help="edition id or name (default classic)")
-    enroll.add_argument("--db", metavar="PATH", help="the store (default: $CLUE_COMPANION_DB, else "
-                                                     "$XDG_DATA_HOME/clue-companion/companion.db)")
-    enroll.add_argument("--port", help="serial port or pyserial URL (default: $CLUE_BOARD_PORT, "
-                                       "else the first USB device with the Pico's vendor ID 0x2E8A)")
+    enroll.add_argument("--config", help="hardware config (TOML), as for run: default $CLUE_COMPANION_CONFIG, "
+                                         "then /etc/clue-companion.toml if it exists")
+    enroll.add_argument("--db", metavar="PATH", help="the store, as for run: default $CLUE_COMPANION_DB, then the "
+                                                     "config's [store] path, then "
+                                                     "$XDG_DATA_HOME/clue-companion/companion.db")
+    enroll.add_argument("--port", help="serial port or pyserial URL (default: the config's [board] port, then "
+                                       "$CLUE_BOARD_PORT, then the first USB device with the Pico's vendor ID "
+                                       "0x2E8A)")
     enroll.add_argument("--reads", type=_reads, default=3, help="reads per piece, 1 to 9 (default 3)")
     enroll.add_argument("--only", action="append", choices=sorted(ONLY), help="only these pieces (repeatable)")
     what = enroll.add_mutually_exclusive_group()
@@ -79,27 +85,33 @@ def _enroll(args: argparse.Namespace) -> int:
     kinds = sorted({ONLY[only] for only in args.only}) if args.only else None
     if args.kind and not (args.spare or args.redo):
         raise BadInput("--kind says what --spare or --redo NAME is; use --only to choose kinds of pieces")
+    named = args.spare or args.redo
+    piece = find_piece(edition, named, args.kind) if named else None  # a bad name stops before the store opens
     out = sys.stdout
-    with Store(args.db or default_path()) as store:
+    _, config, store_at = resolve(args.config, args.db, os.environ)
+    # On standard error: standard output stays the listing or the guided flow.
+    print(store_at.line(), file=sys.stderr, flush=True)
+    port = args.port or config.board_port
+    with Store(store_at.path) as store:
         if args.list:
             list_tags(edition, store.tag_map(edition.id), kinds, out)
             return 0
         if args.forget:
             return forget_tag(store, edition, args.forget, out)
-        flow = _flow(args, edition, store.tag_map(edition.id), kinds)
+        flow = _flow(args, edition, store.tag_map(edition.id), kinds, piece)
         if flow.done:
             _say(out, f"Every piece already has a tag in {edition.name}: add a spare with --spare NAME, "
                       f"replace one with --redo NAME, see them with --list")
             return 0
         skips = sys.stdin if sys.stdin is not None and sys.stdin.isatty() else None
-        return enrol_on_board(flow, store, args.port, out, timing=LinkTiming(settle=args.settle),
+        return enrol_on_board(flow, store, port, out, timing=LinkTiming(settle=args.settle),
                               timeout=args.timeout, skips=skips)
 
 
-def _flow(args: argparse.Namespace, edition: Edition, tags: TagMap, kinds: Sequence[str] | None) -> Enrolment:
-    if args.spare or args.redo:
+def _flow(args: argparse.Namespace, edition: Edition, tags: TagMap, kinds: Sequence[str] | None,
+          piece: Piece | None) -> Enrolment:
+    if piece is not None:
         mode = "spare" if args.spare else "redo"
-        piece = find_piece(edition, args.spare or args.redo, args.kind)
         return Enrolment(edition.id, tags, [piece], reads=args.reads, mode=mode)
     have = tags.pieces()
     todo = [piece for piece in pieces_of(edition, kinds or ("card", "mover", "weapon")) if piece not in have]

@@ -27,23 +27,23 @@ from typing import IO, TYPE_CHECKING, Any
 
 from companion.rules.edition import load_edition
 from companion.rules.errors import ClueError
+from companion.rules.setup import check_seats
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
-from companion.table.store import GameSummary, Store, default_path
+from companion.table.store import GameSummary, Store
+
+from .where import CONFIG_VARIABLE, PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config, find_store
 
 if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
     from hardware.hardware_config import HardwareConfig
 
     from .mock_table import MockTable
 
-CONFIG_VARIABLE = "CLUE_COMPANION_CONFIG"
-SYSTEM_CONFIG = Path("/etc/clue-companion.toml")
 # The companion's threads (link reader, session, one renderer per handheld) each do
 # a little work per event; CPython's default 5 ms GIL switch interval let a woken
 # thread wait several intervals. 1 ms keeps tag-to-screen latency low.
 SWITCH_INTERVAL = 0.001
 DEFAULT_SEATS = 4  # without --seats: the edition's first suspects
-PIN_FILE = "host-pin"  # beside the store, for a companion started without a terminal
 
 
 class RunError(ClueError, ValueError):
@@ -53,8 +53,10 @@ class RunError(ClueError, ValueError):
 def add_parser(commands: Any) -> None:
     run = commands.add_parser("run", help="run the companion at a table (--mock: on mock hardware)")
     run.add_argument("--mock", action="store_true", help="virtual board and emulated handhelds")
-    run.add_argument("--config", help=f"hardware config (TOML); default ${CONFIG_VARIABLE}, then {SYSTEM_CONFIG}")
-    run.add_argument("--db", help="the game store (SQLite); default from the config, then $CLUE_COMPANION_DB")
+    run.add_argument("--config", help=f"hardware config (TOML); default ${CONFIG_VARIABLE}, then {SYSTEM_CONFIG} "
+                     "if it exists (not with --mock)")
+    run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
+                     "path, then $XDG_DATA_HOME/clue-companion/companion.db (mock.db with --mock)")
     run.add_argument("--edition", default="classic")
     run.add_argument("--seats", help="seats clockwise, comma-separated (default: the first 4 suspects)")
     run.add_argument("--deal", choices=("virtual", "physical"), default="virtual")
@@ -72,8 +74,9 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     run.add_argument("--port", type=int, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
     run.add_argument("--host", default="0.0.0.0", help="the address to serve the web page on (default: every interface)")
-    run.add_argument("--pin", help="the host PIN for /host, 6 to 12 digits (default: the stored one, "
-                     "else a new one); shown on a terminal, else written to host-pin beside the store")
+    run.add_argument("--pin", help="the host PIN for /host, 6 to 12 digits (default: the config's [web] pin, "
+                     "else the stored one, else a new one); shown on a terminal, else written to host-pin "
+                     "beside the store")
     run.add_argument("--no-web", action="store_true", help="no web page")
     run.set_defaults(command=_run)
 
@@ -83,31 +86,72 @@ def _run(args: argparse.Namespace) -> int:
 
     from .mock_table import MockTable, mock_config
 
-    _check_pin(args.pin)
+    # Everything a user typed or configured is checked before the store or the web port is touched.
+    seats = _checked(args)
+    config_at = find_config(args.config, os.environ, mock=args.mock)
+    # The mock table wires its emulated handhelds like the example config, unless told otherwise.
+    config = load_hardware_config(config_at.path if config_at else None) if config_at or not args.mock \
+        else mock_config()
+    pin = host_pin(args.pin, config.web_pin, config_at)
+    store_at = find_store(args.db, config_at.path if config_at else None, config.store, environ=os.environ,
+                          mock=args.mock)
     setup_logging(args.log_level, sys.stderr)
     sys.setswitchinterval(SWITCH_INTERVAL)
     # Until the wait for a signal begins, SIGTERM (a service stopped early, or
     # one stopped right after the join URLs are printed) leaves through the
     # context managers below, so the table, web server and store still close.
     signal.signal(signal.SIGTERM, _leave)
-    path = _config_path(args)
-    # The mock table wires its emulated handhelds like the example config, unless told otherwise.
-    config = load_hardware_config(path) if path or not args.mock else mock_config()
-    store_path = _store_path(args, config)
-    with Store(store_path).open() as store:
+    print(store_at.line(), flush=True)
+    with Store(store_at.path).open() as store:
         pairing = _pairing(store)
         rig = MockTable(store, mock=args.mock, config=config, display="dummy" if args.mock else None,
                         join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
         with rig:
-            print(f"clue-companion: store {store_path}" + (f", virtual board on {rig.board.port}" if args.mock else ""))
-            with _web(rig, pairing, config, args, store_path):
-                _begin(rig, store, pairing, args)
+            if args.mock:
+                print(f"clue-companion: virtual board on {rig.board.port}")
+            with _web(rig, pairing, config, args, store_at.path, pin):
+                _begin(rig, store, pairing, args, seats)
                 if args.mock and not args.no_web:
                     _print_join_urls(rig, pairing)
                 for problem in rig.problems:
                     print(f"clue-companion: {problem}")
                 sys.stdout.flush()
                 return _drive(rig, args)
+
+
+def _checked(args: argparse.Namespace) -> tuple[str, ...]:
+    """The seats of a new game, once the edition, seats and options are known to be good (else ClueError)."""
+    _check_pin(args.pin)
+    edition = load_edition(args.edition)
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise RunError(f"--port must be from 0 to 65535, not {args.port}")
+    if args.seed is not None and args.seed < 0:
+        raise RunError(f"--seed must be 0 or more, not {args.seed}")
+    if args.script and args.script != "-" and not os.access(args.script, os.R_OK):
+        raise RunError(f"--script: cannot read {args.script}")
+    if args.exit_after_script and not args.script:
+        raise RunError("--exit-after-script needs --script FILE")
+    if not args.seats:
+        return tuple(edition.deck.suspects[:DEFAULT_SEATS])
+    try:
+        return check_seats(edition, tuple(seat.strip() for seat in args.seats.split(",")))
+    except ClueError as err:
+        raise RunError(f"--seats: {err}") from None
+
+
+def host_pin(given: str | None, configured: str | None, config_at: Chosen | None) -> str | None:
+    """The host PIN to use: ``--pin``, else the config's ``[web] pin`` (checked, never repeated), else None.
+
+    None lets the web page take the stored PIN, else make a new one.
+    """
+    if given is not None:
+        return given
+    from web.guard import pin_problem  # the web's rule, which its settings page applies too
+
+    problem = pin_problem(configured) if configured is not None else None
+    if problem and config_at is not None:
+        raise RunError(f"{config_at.path}: web.pin: {problem[0].lower()}{problem[1:]}")
+    return configured
 
 
 def _pairing(store: Store) -> Pairing:
@@ -117,7 +161,7 @@ def _pairing(store: Store) -> Pairing:
 
 @contextmanager
 def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argparse.Namespace,
-         store_path: Path) -> Iterator[None]:
+         store_path: Path, pin: str | None) -> Iterator[None]:
     """Serve the web page (waitress) while the table runs; print its address, a QR code of it and the PIN."""
     if args.no_web:
         yield
@@ -125,7 +169,7 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
     from web import create_app
     from web.serve import WebServer, page_url, print_qr
 
-    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": args.pin})
+    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": pin})
     port = args.port if args.port is not None else config.web_port
     try:
         server = WebServer(app, args.host, port).start()
@@ -185,32 +229,13 @@ def _print_join_urls(rig: MockTable, pairing: Pairing) -> None:
         print(f"clue-companion: join {seat}: {url}")
 
 
-def _config_path(args: argparse.Namespace) -> str | None:
-    if args.config:
-        return str(args.config)
-    if os.environ.get(CONFIG_VARIABLE):
-        return os.environ[CONFIG_VARIABLE]
-    if not args.mock and SYSTEM_CONFIG.exists():
-        return str(SYSTEM_CONFIG)
-    return None
-
-
-def _store_path(args: argparse.Namespace, config: HardwareConfig) -> Path:
-    if args.db:
-        return Path(args.db)
-    if config.store:
-        return Path(config.store).expanduser()
-    # The mock table keeps its games apart from a real table's on the same machine.
-    return default_path().with_name("mock.db") if args.mock and "CLUE_COMPANION_DB" not in os.environ \
-        else default_path()
-
-
 def _follow(rig: MockTable, pairing: Pairing, *, started: bool = False, keep: bool = False) -> None:
     """The join tokens belong to the game now at the table (on the session thread: they are saved)."""
     rig.session.inspect(lambda table: pairing.follow(table.game_id, table.seats(), started=started, keep=keep))
 
 
-def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namespace) -> None:
+def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namespace,
+           seats: tuple[str, ...]) -> None:
     """Resume the unfinished game if wanted, else open (and with a virtual deal start) a new one."""
     unfinished = store.unfinished()
     if unfinished and not args.new and (args.resume or _ask_resume(unfinished[0])):
@@ -219,7 +244,6 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
         _follow(rig, pairing, keep=args.keep_phones)
         print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
         return
-    seats = tuple(s.strip() for s in args.seats.split(",")) if args.seats else _default_seats(args.edition)
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed), "open the table")
     # New players: last game's phones are not joined to this game's seats (kept, they follow it into play).
@@ -231,11 +255,6 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
     else:
         print("clue-companion: deal the cards and scan each hand on its seat's pad; the game starts when all "
               "cards are accounted for (choose 'Start game' on a handheld)")
-
-
-def _default_seats(edition: str) -> tuple[str, ...]:
-    """The edition's first suspects (each edition has its own: Classic's are not Doctor Who's)."""
-    return load_edition(edition).deck.suspects[:DEFAULT_SEATS]
 
 
 def _ask_resume(game: GameSummary) -> bool:

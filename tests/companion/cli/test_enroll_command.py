@@ -205,6 +205,7 @@ def test_forget_removes_one_tag(capsys, db):
     assert len(tags(db)) == 0
     assert main(["enroll", "--db", db, "--forget", OLD]) == 2
     assert capsys.readouterr().err == (
+        f"clue-companion: store {db} (from --db)\n"
         "clue-companion: 04:AA:00:01 is not enrolled in Classic CLUE; clue-companion enroll --list shows the tags\n")
 
 

@@ -1,0 +1,262 @@
+"""``clue-companion doctor``: check the companion's set-up and say how to fix what is wrong.
+
+Like ``flutter doctor``: one line per check, marked ✓ (good), ! (a warning) or
+✗ (a problem), each problem with its fix in words. The checks: the config
+file, the board, the game store, I2C and SPI and the handhelds, the web port
+and the addresses phones will use, the systemd service, and the host PIN
+(shown, since whoever runs this has a shell on the Pi; never logged). Exit 0
+when nothing failed (warnings do not fail), else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import fcntl
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.table.store import Store, StoreError
+from hardware.hardware_config import HardwareConfig, HardwareConfigError, load_hardware_config
+
+from .doctor_board import check_board, check_buses
+from .findings import Finding, fail, ok, warn
+from .where import PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config, find_store
+
+SERVICE = "clue-companion"
+AS_SERVICE = f"sudo -u clue {SERVICE} doctor"
+
+
+def add_parser(commands: Any) -> None:
+    doctor = commands.add_parser("doctor", help="check the board, store, buses, web page and service; say how "
+                                                "to fix what is wrong")
+    doctor.add_argument("--config", help="hardware config (TOML), as for run: default $CLUE_COMPANION_CONFIG, "
+                                         f"then {SYSTEM_CONFIG} if it exists")
+    doctor.add_argument("--db", metavar="PATH", help="the store, as for run: default $CLUE_COMPANION_DB, then the "
+                                                     "config's [store] path, then the default")
+    doctor.add_argument("--port", help="the board's serial port (default: as run finds it)")
+    doctor.add_argument("--wait", type=float, default=5.0, metavar="SECONDS",
+                        help="how long to wait for the board's handshake (default 5)")
+    doctor.add_argument("--json", action="store_true", help="one JSON object: every finding and the exit status")
+    doctor.set_defaults(command=_doctor)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    findings = examine(args.config, args.db, args.port, environ=os.environ, wait=args.wait)
+    failed = any(finding.status == "fail" for finding in findings)
+    if args.json:
+        print(json.dumps({"ok": not failed, "findings": [finding.as_dict() for finding in findings]}, indent=2))
+    else:
+        for finding in findings:
+            print("\n".join(finding.lines()))
+        problems = sum(finding.status == "fail" for finding in findings)
+        print(f"\n{problems} problem{'s' if problems != 1 else ''} found." if problems else "\nNo problems found.")
+    return 1 if failed else 0
+
+
+def examine(given_config: str | None, given_db: str | None, port: str | None, *, environ: Mapping[str, str],
+            wait: float = 5.0) -> list[Finding]:
+    """Every check, in the order they are printed."""
+    config_at = find_config(given_config, environ)
+    config, config_finding = _config(config_at)
+    store_at = find_store(given_db, config_at.path if config_at else None, config.store, environ=environ)
+    holder = lock_holder(store_at.path)
+    running = holder if isinstance(holder, int) else None
+    store, pin = check_store(store_at, holder), check_pin(config, config_at, store_at, holder)
+    if config_finding.status == "fail" and given_db is None and not environ.get(STORE_VARIABLE):
+        # The config names the store and may set the PIN: without it, the defaults would mislead.
+        store = fail("store", "not checked: the config that names it could not be read", config_finding.fix)
+        pin = fail("host PIN", "not checked: the config that may set it could not be read", config_finding.fix)
+    return [
+        config_finding,
+        check_board(config, port, running, wait=wait, environ=environ),
+        store,
+        *check_buses(config, running),
+        check_web(config.web_port, running),
+        check_service(),
+        pin,
+    ]
+
+
+def _config(config_at: Chosen | None) -> tuple[HardwareConfig, Finding]:
+    if config_at is None:
+        return HardwareConfig(), warn("config", f"none: the defaults (the service reads {SYSTEM_CONFIG})",
+                                      f"copy tools/pi/clue-companion.toml to {SYSTEM_CONFIG}, or pass --config")
+    try:
+        config = load_hardware_config(config_at.path)
+    except HardwareConfigError as err:
+        fix = f"edit {config_at.path}: docs/hardware.md, \"The hardware config file\", lists every key"
+        if isinstance(err.__cause__, PermissionError):
+            fix = f"run it as the service's user: {AS_SERVICE}"
+        return HardwareConfig(), fail("config", str(err), fix)
+    return config, ok("config", f"{config_at.path} ({config_at.source})")
+
+
+# ---- the store ------------------------------------------------------------------------------------
+
+
+def lock_holder(store: Path) -> int | str | None:
+    """The PID holding the store's lock (a companion is using it), None if free, or why it cannot be told.
+
+    A shared lock taken and dropped at once: a companion starting in that
+    instant would be refused, and its service restarts it two seconds later.
+    """
+    try:
+        fd = os.open(f"{store}.lock", os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"cannot read {store}.lock: {err.strerror}"
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = os.read(fd, 32).decode(errors="replace").strip()
+            return int(text) if text.isdigit() else -1
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def check_store(store_at: Chosen, holder: int | str | None) -> Finding:
+    """The store: where it is and why, writable, who holds it, intact, its games."""
+    path = store_at.path
+    where = f"{path} ({store_at.source})"
+    if not path.exists():
+        return _no_store(path, where)
+    if not os.access(path, os.R_OK) or isinstance(holder, str):
+        return fail("store", f"{where}: cannot read it as this user", f"run it as the service's user: {AS_SERVICE}")
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return fail("store", f"{where}: not writable by this user (the store and its folder must be)",
+                    f"run the companion as the store's owner ({AS_SERVICE}), or fix its owner: "
+                    f"sudo chown -R clue: {path.parent}")
+    try:
+        with Store(path, exclusive=False) as store:
+            games, unfinished = store.games(), store.unfinished()
+        problem = _integrity(path)
+    except StoreError as err:
+        problem = str(err)
+    if problem:
+        return fail("store", f"{where}: {problem}",
+                    f"stop the companion, keep the damaged file aside (mv {path} {path}.damaged) and start again "
+                    "with a new store (tags are enrolled again), or restore a copy")
+    used = "not in use" if holder is None else "in use by " + (f"process {holder}" if holder != -1 else
+                                                               "another process")
+    details = [f"{len(games)} game{'s' if len(games) != 1 else ''}; integrity ok; {used}"]
+    details += [f"unfinished: game {game.id} ({game.edition}, {game.actions} actions, last played {game.updated})"
+                for game in unfinished[:3]]
+    return ok("store", where, *details)
+
+
+def _no_store(path: Path, where: str) -> Finding:
+    folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), Path("/"))
+    if os.access(folder, os.W_OK):
+        return warn("store", f"{where}: not made yet", "nothing to do: run or enroll makes it")
+    return fail("store", f"{where}: not made yet, and this user cannot make it in {folder}",
+                f"run as the service's user ({AS_SERVICE}), or choose another --db")
+
+
+def _integrity(path: Path) -> str | None:
+    """PRAGMA integrity_check (the full check; opening the store runs only the quick one)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        rows = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
+    except sqlite3.Error as err:
+        return f"damaged: {err}"
+    finally:
+        db.close()
+    return None if rows == ["ok"] else f"damaged: {'; '.join(rows[:3])}"
+
+
+# ---- the web page, the service, the PIN ----------------------------------------------------------
+
+
+def check_web(port: int, holder: int | None) -> Finding:
+    """The web port free (or the companion's), and the addresses and name phones will use."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError as err:
+            in_use = err.errno == errno.EADDRINUSE
+            if not (in_use and holder is not None):
+                why = "in use by another program" if in_use else err.strerror
+                return fail("web", f"port {port}: {why}",
+                            f"choose another [web] port in the config, or stop that program (sudo ss -ltnp "
+                            f"'sport = :{port}' names it)")
+    state = f"served by the companion (process {holder})" if holder is not None else "free"
+    try:
+        from web.reach import lan_addresses, mdns_name
+    except ImportError:
+        return ok("web", f"port {port}: {state}")
+    addresses, name = lan_addresses(), mdns_name()
+    urls = [f"http://{name}:{port}/", *(f"http://{address}:{port}/" for address in addresses)]
+    if not addresses:
+        return warn("web", f"port {port}: {state}; no network address phones can reach",
+                    "join the Pi to the family's Wi-Fi or make it a hotspot (docs/install.md)", *urls)
+    return ok("web", f"port {port}: {state}; phones use {urls[0]} or {urls[1]}", *urls[2:])
+
+
+def check_service() -> Finding:
+    """The systemd unit's state, where there is systemd."""
+    if shutil.which("systemctl") is None:
+        return warn("service", "no systemd here: start the companion by hand with clue-companion run")
+    enabled, active = _systemctl("is-enabled"), _systemctl("is-active")
+    text = f"{SERVICE}.service {enabled}, {active}"
+    if enabled in ("", "not-found") or "No such file" in enabled:
+        return warn("service", f"{SERVICE}.service is not installed", "sudo tools/install-pi.sh installs it")
+    if active == "failed":
+        return fail("service", text, f"journalctl -u {SERVICE} -e says why; then sudo systemctl restart {SERVICE}")
+    if enabled != "enabled":
+        return warn("service", text, f"to start it at boot: sudo systemctl enable --now {SERVICE}")
+    if active != "active":
+        return warn("service", text, f"sudo systemctl start {SERVICE}")
+    return ok("service", text)
+
+
+def _systemctl(verb: str) -> str:
+    try:
+        done = subprocess.run(["systemctl", verb, SERVICE], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"unknown ({err})"
+    said = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    return said[0] if said else "unknown"
+
+
+def check_pin(config: HardwareConfig, config_at: Chosen | None, store_at: Chosen,
+              holder: int | str | None) -> Finding:
+    """The host PIN, as the companion will use it: the config's, else the stored one, else host-pin's."""
+    from web.guard import pin_problem
+
+    if config.web_pin is not None and config_at is not None:
+        problem = pin_problem(config.web_pin)
+        if problem:
+            return fail("host PIN", f"{config_at.path} [web] pin: {problem}", "set 6 to 12 digits, in quotes")
+        return ok("host PIN", f"{config.web_pin} (from {config_at.path} [web] pin)")
+    path, pin_file = store_at.path, store_at.path.parent / PIN_FILE
+    try:
+        stored = _stored_pin(path) if path.exists() and not isinstance(holder, str) else None
+        if stored is None and pin_file.exists():
+            stored, path = pin_file.read_text(encoding="utf-8").strip(), pin_file
+    except (OSError, StoreError):
+        return warn("host PIN", f"cannot read it as this user (in {path})", f"run {AS_SERVICE}")
+    if stored is None:
+        return warn("host PIN", "none yet: the companion makes one when it first runs",
+                    "or choose one: [web] pin in the config, or run --pin")
+    return ok("host PIN", f"{stored} (from {path})")
+
+
+def _stored_pin(path: Path) -> str | None:
+    from web.context import PIN_SETTING  # the store setting the web page keeps its PIN in
+
+    if not os.access(path, os.R_OK):
+        raise PermissionError(errno.EACCES, "permission denied", str(path))
+    with Store(path, exclusive=False) as store:
+        return store.setting(PIN_SETTING)

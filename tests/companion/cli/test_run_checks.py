@@ -1,0 +1,67 @@
+"""``run`` checks seats, edition, options and config before it opens the store or serves the web page."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def run(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``run --mock`` on a store in ``tmp_path`` and a given port; it stops once its empty script has run."""
+    (tmp_path / "script.txt").write_text("")
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    env.pop("CLUE_COMPANION_CONFIG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--new", "--host", "127.0.0.1",
+         "--script", str(tmp_path / "script.txt"), "--exit-after-script", *extra],
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("extra, said", [
+    (["--seats", "Miss Scarlet,Nobody,Mr. Green"], "--seats: unknown suspect 'Nobody'; valid: Miss Scarlet, "),
+    (["--seats", "Miss Scarlet,Mr. Green,miss scarlet"], "--seats: a suspect is seated twice: Miss Scarlet, Mr. Green, "
+                                                "Miss Scarlet"),
+    (["--seats", "Miss Scarlet"], "--seats: Classic CLUE is for 3 to 6 players, not 1"),
+    (["--edition", "cluedo-deluxe"], "cluedo-deluxe"),
+    (["--seed", "-1"], "--seed must be 0 or more, not -1"),
+    (["--port", "70000"], "--port must be from 0 to 65535, not 70000"),
+])
+def test_a_bad_start_is_one_line_and_exit_2_with_no_store_and_no_web_page(tmp_path, extra, said):
+    port = free_port()
+    done = run(tmp_path, "--port", str(port), *extra) if "--port" not in extra else run(tmp_path, *extra)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("clue-companion: ") and said in lines[0], done.stderr
+    assert done.stdout == ""  # no "store ..." line, no "web page on ..."
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["script.txt"]  # no store, no lock file
+    with socket.socket() as probe:  # and nothing left on the port
+        probe.bind(("127.0.0.1", port))
+
+
+def test_a_bad_config_pin_is_refused_without_repeating_it(tmp_path):
+    config = tmp_path / "clue.toml"
+    config.write_text('[web]\npin = "1234"\n')
+    done = run(tmp_path, "--port", "0", "--config", str(config))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"clue-companion: {config}: web.pin: the host PIN must be 6 to 12 digits."]
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_a_good_seat_list_in_any_spelling_starts_the_game(tmp_path):
+    done = run(tmp_path, "--port", "0", "--no-web", "--seats", "miss scarlet, Mr Green ,MRS. PEACOCK")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "seats Miss Scarlet, Mr. Green, Mrs. Peacock" in done.stdout
+    assert done.stdout.splitlines()[0] == (
+        f"clue-companion: store {tmp_path / 'games.db'} (from $CLUE_COMPANION_DB)")
