@@ -79,6 +79,7 @@ class HardwareConfig:
     store: str | None = None
     web_port: int = 8000
     web_pin: str | None = None  # the host PIN ([web] pin); the CLI checks it with the web page's rule
+    web_name: str | None = None  # the mDNS name ([web] name, e.g. "kitchen" for kitchen.local); None: clue
     zones: dict[int, str] = field(default_factory=dict)  # reader -> "room:Kitchen", "door:e7", "seat:1", ...
     handhelds: HandheldsConfig = HandheldsConfig()
 
@@ -143,12 +144,13 @@ class _Reader:
                 f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds")
         board = self.table(data, "board", {"port"})
         store = self.table(data, "store", {"path"})
-        web = self.table(data, "web", {"port", "pin"})
+        web = self.table(data, "web", {"port", "pin", "name"})
         return HardwareConfig(
             board_port=self.get(board, "board.port", str, "a serial port path or URL", None),
             store=self.get(store, "store.path", str, "a file path", None),
             web_port=self.number(web, "web.port", 1, 65535, 8000) or 8000,
             web_pin=self.pin(web),
+            web_name=self.get(web, "web.name", str, "one word for the .local name, such as \"clue\"", None),
             zones=self.zones(data.get("zones", {})),
             handhelds=self.handhelds(data),
         )

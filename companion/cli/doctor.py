@@ -79,7 +79,7 @@ def examine(given_config: str | None, given_db: str | None, port: str | None, *,
         check_board(config, port, running, wait=wait, environ=environ),
         store,
         *check_buses(config, running),
-        check_web(config.web_port, running),
+        check_web(config.web_port, running, config.web_name),
         check_service(),
         pin,
     ]
@@ -179,7 +179,7 @@ def _integrity(path: Path) -> str | None:
 # ---- the web page, the service, the PIN ----------------------------------------------------------
 
 
-def check_web(port: int, holder: int | None) -> Finding:
+def check_web(port: int, holder: int | None, name: str | None = None) -> Finding:
     """The web port free (or the companion's), and the addresses and name phones will use."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         try:
@@ -192,12 +192,14 @@ def check_web(port: int, holder: int | None) -> Finding:
                             f"choose another [web] port in the config, or stop that program (sudo ss -ltnp "
                             f"'sport = :{port}' names it)")
     state = f"served by the companion (process {holder})" if holder is not None else "free"
+    from web.reach import mdns_name, phone_addresses
+
     try:
-        from web.reach import lan_addresses, mdns_name
-    except ImportError:
-        return ok("web", f"port {port}: {state}")
-    addresses, name = lan_addresses(), mdns_name()
-    urls = [f"http://{name}:{port}/", *(f"http://{address}:{port}/" for address in addresses)]
+        host = mdns_name(name)
+    except ValueError as err:
+        return fail("web", f"[web] name: {err}", "set [web] name to one word such as clue, or leave it out")
+    addresses = phone_addresses()  # what join URLs use: real interfaces before docker or VPN ones
+    urls = [f"http://{host}:{port}/", *(f"http://{address}:{port}/" for address in addresses)]
     if not addresses:
         return warn("web", f"port {port}: {state}; no network address phones can reach",
                     "join the Pi to the family's Wi-Fi or make it a hotspot (docs/install.md)", *urls)

@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -93,6 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     config = load_hardware_config(config_at.path if config_at else None) if config_at or not args.mock \
         else mock_config()
     pin = host_pin(args.pin, config.web_pin, config_at)
+    _check_name(config.web_name, config_at)
     store_at = find_store(args.db, config_at.path if config_at else None, config.store, environ=os.environ,
                           mock=args.mock)
     setup_logging(args.log_level, sys.stderr)
@@ -139,6 +140,16 @@ def _checked(args: argparse.Namespace) -> tuple[str, ...]:
         raise RunError(f"--seats: {err}") from None
 
 
+def _check_name(name: str | None, config_at: Chosen | None) -> None:
+    """A bad ``[web] name`` (the mDNS name) is a usage error, found before anything is opened."""
+    from web.reach import mdns_name
+
+    try:
+        mdns_name(name)
+    except ValueError as err:
+        raise RunError(f"{config_at.path if config_at else 'config'}: web.name: {err}") from None
+
+
 def host_pin(given: str | None, configured: str | None, config_at: Chosen | None) -> str | None:
     """The host PIN to use: ``--pin``, else the config's ``[web] pin`` (checked, never repeated), else None.
 
@@ -167,7 +178,8 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
         yield
         return
     from web import create_app
-    from web.serve import WebServer, page_url, print_qr
+    from web.reach import announce, mdns_name
+    from web.serve import ANY_HOST, WebServer, page_url, print_qr
 
     app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": pin})
     port = args.port if args.port is not None else config.web_port
@@ -175,15 +187,18 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
         server = WebServer(app, args.host, port).start()
     except OSError as err:
         raise RunError(f"cannot serve the web page on {args.host}:{port}: {err.strerror or err}") from None
-    url = page_url(args.host, server.port)
+    url = page_url(args.host, server.port, name=config.web_name)
     pairing.base_url = url
+    everywhere = args.host in ANY_HOST  # mDNS only then: a chosen --host is the user's own choice
     print(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
-          + (f"  simulator: {url}/sim" if args.mock else "") + ")")
+          + (f"  simulator: {url}/sim" if args.mock else "") + ")"
+          + (f"; phones may also open http://{mdns_name(config.web_name)}:{server.port}/" if everywhere else ""))
     _show_pin(app.extensions["clue"].pin, store_path.parent / PIN_FILE)
     if sys.stdout.isatty():
         print_qr(url, sys.stdout)
     try:
-        yield
+        with announce(server.port, name=config.web_name) if everywhere else nullcontext():
+            yield
     finally:
         server.close()
 

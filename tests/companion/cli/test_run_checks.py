@@ -65,3 +65,27 @@ def test_a_good_seat_list_in_any_spelling_starts_the_game(tmp_path):
     assert "seats Miss Scarlet, Mr. Green, Mrs. Peacock" in done.stdout
     assert done.stdout.splitlines()[0] == (
         f"clue-companion: store {tmp_path / 'games.db'} (from $CLUE_COMPANION_DB)")
+
+
+def test_a_bad_mdns_name_in_the_config_is_refused_before_anything_opens(tmp_path):
+    config = tmp_path / "clue.toml"
+    config.write_text('[web]\nname = "our kitchen"\n')
+    done = run(tmp_path, "--port", "0", "--config", str(config))
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{config}: web.name: mDNS name 'our kitchen'" in lines[0], done.stderr
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_the_page_is_announced_under_the_configured_name_when_served_on_every_interface(tmp_path):
+    config = tmp_path / "clue.toml"
+    config.write_text('[web]\nname = "kitchen"\n')
+    (tmp_path / "script.txt").write_text("")
+    env = {**os.environ, "CLUE_COMPANION_DB": str(tmp_path / "games.db")}
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--new", "--port", "0", "--config", str(config),
+         "--script", str(tmp_path / "script.txt"), "--exit-after-script"],
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    page = next(line for line in done.stdout.splitlines() if "web page on" in line)
+    assert "phones may also open http://kitchen.local:" in page and "127.0.0.1" not in page
