@@ -22,7 +22,9 @@ import os
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import serial
@@ -32,13 +34,14 @@ from serial.tools import list_ports
 from companion.rules.errors import ClueError
 
 from .link_core import LinkCore, LinkTiming
-from .link_events import BoardInfo, LinkDown, LinkEvent
+from .link_events import BoardInfo, BoardLog, LinkDown, LinkEvent, LinkStatus, LinkUp, ReadersChanged
 from .protocol import Buzzer, Led, Message, SnapshotRequest
 
-__all__ = ["BoardLink", "LinkEvent", "LinkTiming", "PortError", "find_board_port", "PICO_VID"]
+__all__ = ["BoardLink", "LinkEvent", "LinkStatus", "LinkTiming", "PortError", "find_board_port", "PICO_VID"]
 
 PICO_VID = 0x2E8A  # Raspberry Pi (the Pico's USB vendor ID)
 PORT_VARIABLE = "CLUE_BOARD_PORT"
+SHOWN_LOG = 20  # the board's last log lines the status keeps (across reconnects: a crash, then the reboot)
 Opener = Callable[[str], serial.Serial]
 Sink = Callable[[LinkEvent], None] | queue.Queue[LinkEvent]
 
@@ -64,13 +67,53 @@ def explain_open_error(port: str, err: Exception) -> tuple[str, bool]:
     """A sentence for a failed open, and whether trying again may help."""
     code = getattr(err, "errno", None)
     if code in (errno.EACCES, errno.EPERM):
-        return (f"permission denied opening {port}: add yourself to the dialout group "
-                f"(sudo usermod -aG dialout $USER), then log out and back in", False)
+        return f"permission denied opening {port}: {permission_fix(port)}", False
     if code in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
         return f"{port} is not there: is the board plugged in?", True
     if code in (errno.EBUSY,) or "lock" in str(err).lower():
         return f"{port} is in use by another program (another companion or board-monitor?)", True
     return f"cannot open {port}: {err}", True
+
+
+def permission_fix(port: str) -> str:
+    """What to do about a port this process may not open: join the group that owns it.
+
+    The group is the device's own (``dialout`` on Debian and Raspberry Pi OS,
+    ``uucp`` on Arch); a user already in it whose process started before
+    joining only needs a fresh login (or a restart of the service).
+    """
+    user, group = _user(), _group_of(port)
+    if group is None:
+        return f"give the user {user} read and write access to {port}"
+    if _listed_in(user, group):
+        return (f"the user {user} is in the {group} group, but this process started before joining it: "
+                f"log out and back in, or restart the service")
+    return (f"add the user {user} to the {group} group (sudo usermod -aG {group} {user}), "
+            f"then log out and back in, or restart the service")
+
+
+def _user() -> str:
+    try:
+        import pwd
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        return os.environ.get("USER") or "$USER"
+
+
+def _group_of(port: str) -> str | None:
+    try:
+        import grp
+        return grp.getgrgid(os.stat(port).st_gid).gr_name
+    except (ImportError, KeyError, OSError):
+        return "dialout" if port.startswith("/dev/tty") else None
+
+
+def _listed_in(user: str, group: str) -> bool:
+    try:
+        import grp
+        return user in grp.getgrnam(group).gr_mem
+    except (ImportError, KeyError):
+        return False
 
 
 class BoardLink:
@@ -96,7 +139,9 @@ class BoardLink:
         self._running = False
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self._failing = ""
+        self._said = ""  # the last LinkDown reason given: said again only after another reason, or an up
+        self._status = LinkStatus("down", port=self._named)
+        self._board_log: deque[tuple[float, BoardLog]] = deque(maxlen=SHOWN_LOG)
         self.connects = 0
 
     # ---- lifetime -----------------------------------------------------------------------
@@ -137,6 +182,14 @@ class BoardLink:
     def info(self) -> BoardInfo | None:
         with self._lock:
             return self._core.info
+
+    def status(self) -> LinkStatus:
+        """Up or not, why not and since when, and the board's last log lines (for the host page).
+
+        Safe from any thread; every failure reason is in it, even one the events said already.
+        """
+        with self._lock:
+            return replace(self._status, log=tuple(self._board_log))
 
     @property
     def tags(self) -> frozenset[tuple[int, str]]:
@@ -198,10 +251,11 @@ class BoardLink:
             self._failed(reason)
             return False
         handle.reset_input_buffer()
-        self._failing = ""
         self._serial, self._lost = handle, None
         self._core.port = port
         self.connects += 1
+        with self._lock:  # a port is open: the last failure is past; the handshake decides what comes next
+            self._status = replace(self._status, state="connecting", reason=None, port=port)
         self._write(self._core.opened(time.monotonic()))
         self._reader = _ReaderThread(handle, lambda: _Receiver(self, handle))
         self._reader.start()
@@ -214,6 +268,8 @@ class BoardLink:
             self._lost = None
             if handle is not None:
                 self._core.closed(reason)
+                if self._status.state == "connecting" and reason != "closed":  # never up: nothing was said
+                    self._status = replace(self._status, state="down", reason=reason)
         if reader is not None and reader is not threading.current_thread():
             reader.stop()
         if handle is not None:
@@ -221,10 +277,7 @@ class BoardLink:
         self._deliver()  # the LinkDown goes out before any news of reconnecting
 
     def _failed(self, reason: str) -> None:
-        # Say why once per streak of failures, not at every retry.
-        if reason != self._failing:
-            self._failing = reason
-            self._put(LinkDown(reason))
+        self._put(LinkDown(reason))  # said once per reason (see _note), not at every retry
 
     def _write(self, data: bytes) -> None:
         if data and self._serial is not None:
@@ -255,10 +308,32 @@ class BoardLink:
                 self._put(event)
 
     def _put(self, event: LinkEvent) -> None:
+        with self._lock:
+            if not self._note(event, time.time()):
+                return
         if isinstance(self._sink, queue.Queue):
             self._sink.put(event)
         elif self._sink is not None:
             self._sink(event)
+
+    def _note(self, event: LinkEvent, now: float) -> bool:
+        """Keep the status up to date; False for a LinkDown whose reason was given already."""
+        status = self._status
+        match event:
+            case LinkDown(reason):
+                since = status.since if status.state != "up" and status.since is not None else now
+                self._status = replace(status, state="down", reason=reason, since=since)
+                if reason == self._said:
+                    return False
+                self._said = reason
+            case LinkUp(info):
+                self._status = replace(status, state="up", reason=None, since=now, port=info.port, info=info)
+                self._said = ""
+            case ReadersChanged() if status.info is not None:
+                self._status = replace(status, info=replace(status.info, working=event.working))
+            case BoardLog():
+                self._board_log.append((now, event))
+        return True
 
 
 class _ReaderThread(serial.threaded.ReaderThread):

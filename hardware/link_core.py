@@ -21,6 +21,7 @@ b''
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
 
 from .link_events import BoardInfo, BoardLog, LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved
@@ -30,6 +31,8 @@ from .protocol import (
 )
 
 Key = tuple[int, str]  # (reader, uid as "04:A2:...")
+BOOT_LOG = 20  # LOG lines kept from before the handshake, per connection (the boot and crash messages)
+LOG_RATE = 20  # LOG lines passed on per second at most: a board stuck logging must not flood the journal
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class LinkTiming:
     settle: float = 0.25
     backoff_min: float = 0.1
     backoff_max: float = 2.0
+    handshake: float = 5.0  # an open port not up by then is reported down (and still asked)
 
 
 def refusal(board: tuple[int, int], host: tuple[int, int] = PROTOCOL) -> str:
@@ -50,6 +54,24 @@ def refusal(board: tuple[int, int], host: tuple[int, int] = PROTOCOL) -> str:
     if board[0] < host[0]:
         return f"{said}: update the firmware (copy firmware/*.py to the Pico, see docs/hardware.md)"
     return f"{said}: update the companion (pip install --upgrade clue-companion)"
+
+
+def no_answer(port: str, last_log: BoardLog | None = None, junk: int = 0, hello: bool = False) -> str:
+    """Why an open port has not come up: what was heard on it, and what to check.
+
+    >>> no_answer("/dev/ttyACM0")
+    'the device on /dev/ttyACM0 did not answer the handshake: is it a CLUE board running the firmware?'
+    """
+    if hello:
+        return (f"the board on {port} says HELLO but did not take the WELCOME (no snapshot came): "
+                f"unplug it and plug it in again; if that does not help, copy the firmware again")
+    if last_log is not None:
+        return (f"the board on {port} sent log lines but no HELLO; its last: "
+                f"{last_log.level}: {last_log.text} (see docs/hardware.md, Troubleshooting)")
+    said = f"the device on {port} did not answer the handshake: is it a CLUE board running the firmware?"
+    if junk:  # a MicroPython prompt, another program's output, or a wrong baud rate on a UART adapter
+        said += f" (it sent {junk} bytes that are not frames: copy firmware/*.py to the Pico, see docs/hardware.md)"
+    return said
 
 
 class LinkCore:
@@ -73,6 +95,13 @@ class LinkCore:
         self._last_rx = 0.0
         self._last_request = 0.0
         self._last_heartbeat = 0.0
+        self._waiting_since = 0.0  # when the handshake (re)started: the port opened, or the board fell silent
+        self._said = False  # a LinkDown was given since the handshake (re)started: say no more until up
+        self._heard_hello = False
+        self.boot_log: deque[BoardLog] = deque(maxlen=BOOT_LOG)  # this connection's LOG lines before the link is up
+        self._log_window = 0.0
+        self._log_count = 0
+        self._log_skipped = 0
         self.gaps = 0
 
     # ---- what the transport calls ------------------------------------------------
@@ -84,6 +113,8 @@ class LinkCore:
         self._expected = None
         self._last_rx = now
         self._last_request = now
+        self._waiting(now)
+        self.boot_log.clear()
         return self._send(HelloRequest(self.protocol))
 
     def closed(self, reason: str) -> None:
@@ -103,9 +134,14 @@ class LinkCore:
         """Keep time: retries, heartbeats, the silence timeout, settled tags."""
         out = b""
         if self.state in ("welcomed", "up") and now - self._last_rx >= self.timing.timeout:
+            self._waiting(now)  # first: after this, a silent handshake is not said again
             self._down(f"no word from the board for {self.timing.timeout:g} s (frozen, reset or cable?)")
             self.state = "handshake"
             self._last_request = -self.timing.hello_retry
+        waited = now - self._waiting_since
+        if self.state in ("handshake", "welcomed") and not self._said and waited >= self.timing.handshake:
+            self._events.append(LinkDown(self._silence()))  # once; the requests go on
+            self._said = True
         if self.state == "handshake" and now - self._last_request >= self.timing.hello_retry:
             self._last_request = now
             out += self._send(HelloRequest(self.protocol))
@@ -114,6 +150,7 @@ class LinkCore:
             out += self._send(HostHeartbeat())
         if self._snapshot_asked is not None and now - self._snapshot_asked >= self.timing.hello_retry:
             out += self._ask_snapshot(now)
+        self._count_logs(now)
         self._settle(now)
         return out
 
@@ -136,6 +173,8 @@ class LinkCore:
     def _handle(self, message: Message, now: float) -> bytes:
         if isinstance(message, Hello):
             return self._hello(message, now)
+        if isinstance(message, Log) and self.state != "refused":  # even before HELLO: boot and crash messages
+            self._board_said(BoardLog(message.level, message.text), now)
         if self.state not in ("welcomed", "up"):
             return b""
         out = self._check_sequence(message, now)
@@ -150,8 +189,6 @@ class LinkCore:
                 if (readers, working) != (self.info.readers, self.info.working):
                     self.info = replace(self.info, readers=readers, working=working)
                     self._events.append(ReadersChanged(working, self.info.failed))
-            case Log(level, text):
-                self._events.append(BoardLog(level, text))
             case _:
                 pass  # HEARTBEAT only proves the board alive; unknown types are for newer hosts
         return out
@@ -164,6 +201,7 @@ class LinkCore:
             return b""
         if self.state == "up":
             self._down("the board restarted")
+        self._heard_hello = True
         self.state = "welcomed"
         self.info = BoardInfo(self.port, hello.protocol, hello.firmware, hello.readers, hello.working)
         self._expected = (hello.seq + 1) % 256
@@ -201,6 +239,7 @@ class LinkCore:
     def _replace(self, tags: set[Key], now: float) -> None:
         if self.state == "welcomed" and self.info is not None:
             self.state = "up"
+            self._said = False
             self._events.append(LinkUp(self.info))
         for key in tags ^ self.sensed:
             self._sense(key, key in tags, now)
@@ -231,12 +270,43 @@ class LinkCore:
                 self.reported.discard(key)
                 self._events.append(TagRemoved(*key))
 
+    # ---- the board's own words ---------------------------------------------------------------
+
+    def _board_said(self, line: BoardLog, now: float) -> None:
+        if self.state not in ("welcomed", "up"):
+            self.boot_log.append(line)
+        self._count_logs(now)
+        if self._log_count >= LOG_RATE:
+            self._log_skipped += 1
+            return
+        self._log_count += 1
+        self._events.append(line)
+
+    def _count_logs(self, now: float) -> None:
+        """Start a new second of LOG lines, saying first how many of the last were skipped."""
+        if now - self._log_window < 1.0:
+            return
+        if self._log_skipped:
+            self._events.append(BoardLog("warning", f"(the companion skipped {self._log_skipped} of the board's "
+                                                    f"log lines: more than {LOG_RATE} a second)"))
+        self._log_window, self._log_count, self._log_skipped = now, 0, 0
+
     # ---- plumbing ------------------------------------------------------------------------
 
+    def _silence(self) -> str:
+        last = self.boot_log[-1] if self.boot_log else None
+        return no_answer(self.port, last, self._parser.stats.skipped_bytes, self._heard_hello)
+
+    def _waiting(self, now: float) -> None:
+        self._waiting_since = now
+        self._said = False
+        self._heard_hello = False
+
     def _down(self, reason: str, always: bool = False) -> None:
-        # Only a link reported up is reported down; a refusal is said even if never up.
+        # Only a link reported up is reported down; a refusal or a silent port is said even if never up.
         if self.state == "up" or always:
             self._events.append(LinkDown(reason))
+            self._said = True
         self._snapshot_asked = None
         self._parts = []
 

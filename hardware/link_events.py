@@ -95,3 +95,32 @@ class BoardLog:
 
 
 LinkEvent = Union[TagPlaced, TagRemoved, LinkUp, LinkDown, ReadersChanged, BoardLog]
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """The link as the host page shows it: up or not, why not, since when, and the board's last words.
+
+    ``state`` is ``"up"``, ``"connecting"`` (a port is open, the handshake under
+    way) or ``"down"``. Times are wall-clock seconds (``time.time()``): ``since``
+    is when the link last came up or went down, each log line's when it arrived.
+
+    >>> LinkStatus("down", "no board found", since=1700000000.0).as_dict()["reason"]
+    'no board found'
+    """
+
+    state: str
+    reason: str | None = None
+    since: float | None = None
+    port: str | None = None
+    info: BoardInfo | None = None
+    log: tuple[tuple[float, BoardLog], ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        info = self.info
+        return {
+            "state": self.state, "reason": self.reason, "since": self.since, "port": self.port,
+            "firmware": "%d.%d.%d" % info.firmware if info else None,
+            "readers": info.readers if info else None, "failed": sorted(info.failed) if info else [],
+            "log": [{"t": at, "level": line.level, "text": line.text} for at, line in self.log],
+        }

@@ -70,7 +70,25 @@ def logout() -> Response:
 def host_view() -> Response:
     web = require_host()
     base = web.pairing.base_url or request.host_url.rstrip("/")
-    return jsonify(web.inspect(lambda table: _overview(web, table, base)))
+    overview = web.inspect(lambda table: _overview(web, table, base))
+    overview["board"] = board_status(web, overview["link"], overview.pop("link_reason"))
+    return jsonify(overview)
+
+
+def board_status(web: WebContext, link: str, reason: str | None) -> dict[str, Any]:
+    """The board link for the host: its state, why it is down and since when, and the board's last log lines.
+
+    They come from the rig's board link (``BoardLink.status()``, safe from any
+    thread); without one (an app over a bare session), from what the table was told.
+    Only the host sees this: the reason names device paths and users, and says
+    which commands fix it; the public table page keeps to "up" or "down".
+    """
+    status = getattr(getattr(web.rig, "link", None), "status", None)
+    if callable(status):
+        found: dict[str, Any] = status().as_dict()
+        return found
+    return {"state": link, "reason": reason, "since": None, "port": None, "firmware": None, "readers": None,
+            "failed": [], "log": []}
 
 
 def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
@@ -91,6 +109,7 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
         "stage": table.stage, "game_id": table.game_id, "edition": edition,
         "phase": view.get("phase"), "turn": view.get("turn"), "problems": view.get("problems", []),
         "ready": view.get("ready"), "settings": dict(table.settings), "link": table.board.link,
+        "link_reason": table.board.reason,
         "seats": seats,
         "games": [_summary(game) for game in store.unfinished()] if store is not None else [],
         "enrolment": _enrolment(table, edition or "classic"),

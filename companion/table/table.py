@@ -86,6 +86,7 @@ class _Board:
     """What the sensors say, and what the players have been told to put right."""
 
     link: str = "none"
+    reason: str | None = None  # why the link is down, for the host page only (it names devices and users)
     sensed: dict[int, set[str]] = field(default_factory=dict)
     refused: dict[Piece, PutBack] = field(default_factory=dict)
     differences: list[dict[str, Any]] = field(default_factory=list)  # board_watch.differences_data
@@ -196,9 +197,7 @@ class Table:
             case BoardUp():
                 return self._board_up(command)
             case BoardDown():
-                self.board.link = "down"
-                self.notify(None, f"Board disconnected ({command.reason}): searching for it.")
-                return Outcome(True)
+                return self._board_down(command.reason)
             case NewGame():
                 return self._new_game(command)
             case StartGame():
@@ -356,12 +355,21 @@ class Table:
         return Outcome(True)
 
     def _board_up(self, command: BoardUp) -> Outcome:
-        self.board.link = "up"
+        self.board.link, self.board.reason = "up", None
         self.board.sensed = {}
         for reader, uid in command.tags:
             self.board.sensed.setdefault(reader, set()).add(uid)
         self._settle_board()
         self._reconcile("Board connected.")
+        return Outcome(True)
+
+    def _board_down(self, reason: str) -> Outcome:
+        """The table is told once that the board is away; why (a device path, a user, a fix) is the host's."""
+        if self.board.link != "down":
+            was_up = self.board.link == "up"
+            self.notify(None, ("Board disconnected" if was_up else "No board yet")
+                        + ": searching for it. The host page says why.", "board_down")
+        self.board.link, self.board.reason = "down", reason
         return Outcome(True)
 
     def _unknown_tag(self, reader: int, uid: str, zone: Zone) -> None:

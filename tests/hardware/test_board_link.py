@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import errno
+import logging
+import os
 import random
+import select
 import time
+import tty
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import serial
 from pty_board import FAST_BOARD, FAST_LINK, Events, tag_history
 
-from hardware.board_link import BoardLink, PortError, find_board_port
+from hardware.board_link import BoardLink, PortError, find_board_port, permission_fix
 from hardware.link_events import BoardLog, LinkDown, LinkUp, ReadersChanged, TagPlaced, TagRemoved
-from hardware.protocol import format_uid
+from hardware.protocol import HelloRequest, Log, Parser, encode, format_uid
+from hardware.table_link import to_commands
 from hardware.virtual_board import VirtualBoard
 
 MUSTARD = "04:A2:1B:3C"
@@ -230,3 +237,133 @@ def test_the_port_comes_from_the_environment_unless_named(monkeypatch, board, ev
     with BoardLink(None, events.queue, timing=FAST_LINK) as link:
         events.wait(LinkUp)
         assert link.info is not None and link.info.port == board.port
+
+
+# ---- why the board is missing: every reason said once, in the events, the log and the status ------------
+
+QUICK_HANDSHAKE = replace(FAST_LINK, handshake=0.5)
+
+
+class MuteDevice:
+    """A pty that a link can open but that never says HELLO: a Pico without the firmware, another
+    USB serial gadget. It may send bytes of its own; it keeps what the host sent."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self._heard = Parser()
+        self.requests = 0
+
+    def send(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def listen(self, seconds: float) -> int:
+        """Read what the host sends for ``seconds``; returns the HELLO_REQUESTs among it."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if select.select([self.master], [], [], left)[0]:
+                messages = self._heard.feed(os.read(self.master, 4096))
+                self.requests += sum(isinstance(m, HelloRequest) for m in messages)
+        return self.requests
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def mute() -> Iterator[MuteDevice]:
+    device = MuteDevice()
+    yield device
+    device.close()
+
+
+def test_a_device_that_never_answers_the_handshake_is_one_reason_and_one_log_line(mute, events, caplog):
+    commands: list[object] = []
+    log = logging.getLogger("test.board")
+    sink = to_commands(commands.append, lambda: frozenset(), log=log)
+    with caplog.at_level(logging.INFO, logger="test.board"):
+        with BoardLink(mute.port, lambda e: (sink(e), events.queue.put(e)), timing=QUICK_HANDSHAKE) as link:
+            started = time.monotonic()
+            down = events.wait(LinkDown, timeout=3)
+            waited = time.monotonic() - started
+            before = mute.listen(0.1)
+            after = mute.listen(1.0)
+            status = link.status()
+    assert QUICK_HANDSHAKE.handshake * 0.9 <= waited <= QUICK_HANDSHAKE.handshake + 1.0
+    assert down.reason == (f"the device on {mute.port} did not answer the handshake: "
+                           f"is it a CLUE board running the firmware?")
+    assert after - before >= 5  # still asking every 0.1 s
+    lines = [r for r in caplog.records if r.name == "test.board"]
+    assert [(r.getMessage(), r.levelname, r.fields) for r in lines] == [  # type: ignore[attr-defined]
+        ("link_down", "WARNING", {"reason": down.reason})]
+    assert [type(c).__name__ for c in commands] == ["BoardDown"]
+    assert status.state == "down" and status.reason == down.reason and status.port == mute.port
+    assert status.since is not None and abs(status.since - time.time()) < 10
+
+
+def test_log_frames_before_the_handshake_reach_the_events_the_status_and_the_reason(mute, events):
+    with BoardLink(mute.port, events.queue, timing=QUICK_HANDSHAKE) as link:
+        mute.listen(0.1)  # the port is open: what the device writes now reaches the link
+        mute.send(encode(Log("info", "clue-board firmware 1.0.0 starting", 0)))
+        mute.send(encode(Log("error", "crashed, resetting: OSError: [Errno 5] EIO (main.py line 88)", 1)))
+        first = events.wait(BoardLog)
+        second = events.wait(BoardLog)
+        down = events.wait(LinkDown, timeout=3)
+        status = link.status()
+    assert (first.level, second.level) == ("info", "error")
+    assert "crashed, resetting" in down.reason and "no HELLO" in down.reason
+    assert [line.text for _, line in status.log] == [first.text, second.text]
+    shown = status.as_dict()
+    assert shown["log"][-1]["level"] == "error" and shown["log"][-1]["text"] == second.text
+    assert shown["reason"] == down.reason
+
+
+def test_a_reason_said_once_is_not_said_again_at_every_reconnect(events, tmp_path):
+    denied = tmp_path / "ttyACM9"
+
+    def opener(port: str) -> serial.Serial:
+        raise serial.SerialException(errno.EACCES, f"could not open port {port}: [Errno 13] Permission denied")
+
+    with BoardLink(None, events.queue, timing=FAST_LINK, opener=opener, find_port=lambda: str(denied)) as link:
+        down = events.wait(LinkDown)
+        time.sleep(0.3)  # several more attempts, each denied again
+        assert [e for e in events.drain(0.05) if isinstance(e, LinkDown)] == []
+        status = link.status()
+    assert down.reason.startswith(f"permission denied opening {denied}: ")
+    assert "usermod -aG" in down.reason or "give the user" in down.reason
+    assert status.state == "down" and status.reason == down.reason
+
+
+@pytest.mark.parametrize("joined", [False, True], ids=["not in the group", "joined after starting"])
+def test_permission_fix_names_the_group_that_owns_the_device_and_the_user(tmp_path, monkeypatch, joined):
+    import grp
+    import pwd
+
+    device = tmp_path / "ttyACM0"
+    device.touch()
+    group = grp.getgrgid(device.stat().st_gid).gr_name
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    monkeypatch.setattr("hardware.board_link._listed_in", lambda who, name: joined and (who, name) == (user, group))
+    fix = permission_fix(str(device))
+    if joined:
+        assert fix.startswith(f"the user {user} is in the {group} group, but this process started before joining it")
+    else:
+        assert fix.startswith(f"add the user {user} to the {group} group (sudo usermod -aG {group} {user})")
+
+
+def test_the_status_follows_the_link_up_after_a_reboot_with_the_board_log(board, events):
+    with BoardLink(board.port, events.queue, timing=FAST_LINK) as link:
+        events.wait(LinkUp)
+        assert link.status().state == "up" and link.status().reason is None
+        board.unplug()
+        down = events.wait(LinkDown)
+        assert link.status().state == "down" and link.status().reason is not None
+        went_down = link.status().since
+        board.replug()
+        events.wait(LinkUp)
+        status = link.status()
+    assert "went away" in down.reason
+    assert status.state == "up" and status.info is not None and status.info.readers == 6
+    assert status.since is not None and went_down is not None and status.since >= went_down

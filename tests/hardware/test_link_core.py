@@ -12,14 +12,15 @@ from hypothesis import strategies as st
 from link_sim import Wire, corrupt_crc, drop, drop_where
 
 from hardware.board_core import BoardCore
-from hardware.link_core import LinkTiming
+from hardware.link_core import BOOT_LOG, LOG_RATE, LinkTiming
 from hardware.link_events import BoardInfo, BoardLog, LinkDown, LinkUp, ReadersChanged, TagPlaced, TagRemoved
 from hardware.protocol import (
     Heartbeat, Hello, HelloRequest, HostHeartbeat, Log, Message, Readers, Snapshot, SnapshotRequest, TagOff,
-    TagOn, Welcome, format_uid,
+    TagOn, Welcome, encode, format_uid,
 )
 
 SETTLE = LinkTiming().settle  # 0.25 s
+HANDSHAKE = LinkTiming().handshake  # 5 s
 TIMEOUT = LinkTiming().timeout  # 3 s
 STEP = 0.01
 EPS = 1e-6
@@ -380,6 +381,95 @@ def test_a_command_the_board_does_not_take_comes_back_as_a_warning():
     assert log.level == "warning" and "HEARTBEAT" in log.text
 
 
+# ---- why the link is not up, and what the board said before the handshake ----------------------------
+
+
+def test_a_device_that_never_answers_is_reported_down_once_while_the_host_keeps_asking():
+    wire = Wire()
+    wire.board_cut = True  # a port that opens, but nothing comes back
+    wire.open().run(HANDSHAKE * 3)
+
+    (down,) = wire.of(LinkDown)
+    (down_at,) = wire.times_of(LinkDown)
+    assert HANDSHAKE - EPS <= down_at <= HANDSHAKE + STEP + EPS
+    assert down.reason == "the device on sim did not answer the handshake: is it a CLUE board running the firmware?"
+    assert len(wire.sent_by_host(HelloRequest, down_at)) >= 2 * HANDSHAKE - 1  # asked every second after
+    wire.board_cut = False
+    wire.run(2)
+    assert len(wire.of(LinkUp)) == 1 and len(wire.of(LinkDown)) == 1
+
+
+def test_a_device_that_answers_with_text_is_told_apart_from_a_silent_one():
+    wire = Wire()
+    wire.board_cut = True
+    wire.open()
+    wire.host.received(b"MicroPython v1.22.0 on 2024-01-01; Raspberry Pi Pico with RP2040\r\n>>> ", wire.now)
+    wire.run(HANDSHAKE + 0.1)
+
+    (down,) = wire.of(LinkDown)
+    assert "did not answer the handshake" in down.reason
+    assert "bytes that are not frames" in down.reason and "copy firmware/*.py" in down.reason
+
+
+def test_a_board_that_fell_silent_is_said_down_once_not_again_for_the_unanswered_handshake():
+    wire = settled(Wire())
+    wire.board_cut = True
+    wire.run(TIMEOUT + HANDSHAKE * 3)
+
+    (down,) = wire.of(LinkDown)
+    assert "no word from the board" in down.reason
+
+
+def test_log_frames_before_the_hello_are_delivered_and_kept_for_the_connection():
+    wire = Wire()
+    wire.open()
+    wire.say(Log("error", "crashed, resetting: OSError: [Errno 5] EIO (line 88)"))  # before its first poll: no HELLO
+    wire.say(Log("error", "reader 3 (Lounge): no answer on SPI"))
+    wire.run(1)
+
+    boot = [BoardLog("error", "crashed, resetting: OSError: [Errno 5] EIO (line 88)"),
+            BoardLog("error", "reader 3 (Lounge): no answer on SPI")]
+    assert wire.of(BoardLog) == boot
+    assert list(wire.host.boot_log) == boot
+    assert len(wire.of(LinkUp)) == 1
+    first_up = wire.times_of(LinkUp)[0]
+    assert all(t < first_up for t in wire.times_of(BoardLog))
+    assert wire.host.gaps == 0  # the HELLO restarts the count: no snapshot asked for the LOG frames
+
+    wire.unplug().open()  # a new connection starts a new boot log
+    assert list(wire.host.boot_log) == []
+
+
+def test_a_board_that_logs_but_never_says_hello_is_reported_with_its_last_line():
+    wire = Wire()
+    wire.board_cut = True
+    wire.open()
+    for seq, text in enumerate(["starting", "crashed, resetting: ImportError: no module named 'config'"]):
+        wire.host.received(encode(Log("error", text, seq)), wire.now)
+    wire.run(HANDSHAKE + 0.1)
+
+    (down,) = wire.of(LinkDown)
+    assert "sent log lines but no HELLO" in down.reason
+    assert down.reason.endswith("its last: error: crashed, resetting: ImportError: no module named 'config' "
+                                "(see docs/hardware.md, Troubleshooting)")
+
+
+def test_a_board_spamming_log_lines_grows_nothing_and_is_passed_on_at_a_bounded_rate():
+    wire = Wire()
+    wire.board_cut = True
+    wire.open()
+    spam = b"".join(encode(Log("debug", f"line {n}", n % 256)) for n in range(5000))
+    wire.host.received(spam, wire.now)
+    wire.run(0.5)
+    assert len(wire.of(BoardLog)) == LOG_RATE
+    assert [line.text for line in wire.host.boot_log] == [f"line {n}" for n in range(5000 - BOOT_LOG, 5000)]
+
+    wire.run(1)
+    *_, summary = wire.of(BoardLog)
+    assert summary.level == "warning" and f"skipped {5000 - LOG_RATE} of the board's log lines" in summary.text
+    assert len(wire.host._events) == 0 and wire.host.boot_log.maxlen == BOOT_LOG
+
+
 # ---- a property: whatever happens on the wire, the host ends up right --------------------------
 
 UIDS = [MUSTARD, PLUM, ROPE, WRENCH]
@@ -488,4 +578,9 @@ def test_whatever_happens_on_the_wire_the_host_ends_up_reporting_what_is_on_the_
     assert wire.host.reported == on_the_board(wire.board)
     assert replay(wire.tag_events()) == wire.host.reported
     ups_and_downs = [type(e) for e in wire.events_since() if isinstance(e, (LinkUp, LinkDown))]
-    assert ups_and_downs == [LinkUp, LinkDown] * (len(ups_and_downs) // 2) + [LinkUp]
+    assert ups_and_downs[-1] is LinkUp
+    assert (LinkUp, LinkUp) not in zip(ups_and_downs, ups_and_downs[1:])  # a LinkDown between any two
+    first_up = ups_and_downs.index(LinkUp)
+    # Before the first up, the only reasons are a silent port and a board that did not take the WELCOME.
+    assert all("did not answer the handshake" in e.reason or "did not take the WELCOME" in e.reason
+               for e in wire.of(LinkDown)[:first_up])

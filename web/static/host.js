@@ -163,7 +163,9 @@
     start: "about to roll", moving: "moving", moved: "moved", refuting: "waiting for a card to be shown",
     suggested: "after a suggestion", out: "out (wrong accusation)", over: "over", setup: "setting up",
   };
-  const LINKS = {up: "Board connected", down: "Board disconnected — searching", none: "No board"};
+  const LINKS = {up: "Board connected", down: "Board disconnected — searching", none: "No board",
+    connecting: "Board found — saying hello"};
+  const BOARD_LINES = 5;  // the board's last log lines shown (the server keeps a few more)
 
   const state = {
     host: null,       // the last GET /api/host
@@ -202,6 +204,7 @@
 
   function render() {
     renderGame();
+    renderBoard();
     renderEditions();
     renderSeats();
     renderEnrolment();
@@ -229,8 +232,10 @@
       facts.push(fact("Turn", host.turn + (PHASES[host.phase] ? " — " + PHASES[host.phase] : "")));
     }
     if (stage === "over" && view.winner) facts.push(fact("Winner", view.winner));
-    const link = host.link || view.link || "none";
-    facts.push(fact("Board", el("span", {}, el("span", {class: "status-dot " + (link === "up" ? "up" : link === "down" ? "down" : "")}), LINKS[link] || link)));
+    const board = host.board || {};
+    const link = board.state || host.link || view.link || "none";
+    facts.push(fact("Board", el("span", {id: "board-state"},
+      el("span", {class: "status-dot " + (link === "up" ? "up" : link === "down" ? "down" : "")}), LINKS[link] || link)));
     replace($("game-facts"), facts.flat());
 
     // Setup: who has scanned how many cards, and what still stops the start.
@@ -582,6 +587,48 @@
       toast("PIN changed. Other host browsers must log in again.");
     }
     return undefined;
+  }
+
+  // ---- the board link: why it is down, since when, and what the board last logged -------------
+
+  function clock(seconds) {
+    return new Date(seconds * 1000).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+  }
+
+  function ago(seconds) {
+    const gone = Math.max(0, Math.round(Date.now() / 1000 - seconds));
+    if (gone < 60) return gone + " s ago";
+    if (gone < 3600) return Math.floor(gone / 60) + " min ago";
+    return Math.floor(gone / 3600) + " h " + Math.floor((gone % 3600) / 60) + " min ago";
+  }
+
+  function renderBoard() {
+    const board = (state.host && state.host.board) || {};
+    const parts = [];
+    if (board.state === "up") {
+      const bits = [board.port, board.firmware && "firmware " + board.firmware, board.readers && board.readers + " readers"];
+      parts.push(el("p", {class: "muted"}, bits.filter(Boolean).join(" · ")));
+      if (board.failed && board.failed.length) {
+        parts.push(el("p", {class: "link-reason"}, "Readers not answering: " + board.failed.join(", ") + " (see the board log)."));
+      }
+    } else if (board.reason) {
+      parts.push(el("p", {class: "link-reason", id: "board-reason", role: "status"}, board.reason));
+    } else if (board.state === "connecting") {
+      parts.push(el("p", {class: "muted"}, "Waiting for the board on " + (board.port || "its port") + " to answer."));
+    }
+    if (board.since && board.state !== "connecting") {
+      parts.push(el("p", {class: "muted", id: "board-since"},
+        (board.state === "up" ? "Up since " : "Down since ") + clock(board.since) + " (" + ago(board.since) + ")"));
+    }
+    const lines = (board.log || []).slice(-BOARD_LINES);
+    if (lines.length) {
+      const trouble = board.state !== "up" || lines.some((line) => line.level === "error");
+      parts.push(el("details", {class: "board-log", open: trouble},
+        el("summary", {}, "The board's last log lines"),
+        el("ol", {id: "board-log"}, lines.map((line) => el("li", {class: "log-" + line.level},
+          el("span", {class: "muted"}, clock(line.t) + " "), el("span", {class: "badge"}, line.level), " " + line.text)))));
+    }
+    replace($("board-status"), parts);
   }
 
   async function logout(event) {

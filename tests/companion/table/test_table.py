@@ -195,11 +195,26 @@ def test_resume_replays_to_the_same_game_and_reconciles_the_board(store: Store) 
     assert "differs" in again.view(None)["notice"]["text"]
 
 
-def test_board_loss_is_told_to_the_table(store: Store) -> None:
+def test_board_loss_is_told_to_the_table_once_and_why_only_to_the_host(store: Store) -> None:
     table = started(store)
-    table.handle(BoardDown("no heartbeat for 3 s"))
+    reason = "permission denied opening /dev/ttyACM0: add the user clue to the dialout group"
+    table.handle(BoardDown(reason))
     view = table.view(None)
-    assert view["link"] == "down" and "no heartbeat" in view["notice"]["text"]
+    assert view["link"] == "down" and view["notice"]["text"].startswith("Board disconnected: searching for it.")
+    assert table.board.reason == reason  # what the host page shows
+    assert all("ttyACM0" not in str(table.view(seat)) for seat in (None, *SEATS))  # no device path on any page
+    told = view["notice"]["id"]
+    table.handle(BoardDown("/dev/ttyACM0 is not there: is the board plugged in?"))  # another reason, still down
+    assert table.view(None)["notice"]["id"] == told and table.board.reason.endswith("plugged in?")
+    table.handle(BoardUp(24, frozenset()))
+    assert table.board.reason is None and table.view(None)["link"] == "up"
+
+
+def test_a_board_never_seen_is_no_board_yet_not_disconnected() -> None:
+    table = Table()
+    table.handle(BoardDown("no board found (no USB serial device with vendor ID 0x2E8A); plug it in or pass --port"))
+    notice = table.view(None)["notice"]
+    assert notice["text"].startswith("No board yet: searching for it.") and notice["code"] == "board_down"
 
 
 def test_a_refusal_notice_lasts_until_the_seat_plays_and_the_game_ending_clears_all(store: Store) -> None:
