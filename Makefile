@@ -1,5 +1,6 @@
 # Two commands for a newcomer (see README.md):
-#   make run    set up .venv and run the companion on mock hardware (virtual board, emulated handhelds)
+#   make run    set up .venv and run the companion on mock hardware (virtual board, emulated handhelds);
+#               PORT=8080 serves the web page there, ARGS="--edition doctor_who" adds options to `run`
 #   make test   set up .venv and run the type check and the whole test suite
 # Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
 # firmware tests Node.js with npm (the MicroPython interpreter they run on is an npm package).
@@ -19,7 +20,7 @@ $(BIN)/.installed: pyproject.toml
 	@touch $@
 
 run: $(BIN)/.installed
-	$(BIN)/clue-companion run --mock
+	$(BIN)/clue-companion run --mock$(if $(PORT), --port $(PORT))$(if $(ARGS), $(ARGS))
 
 $(FIRMWARE_NODE): tests/firmware/package.json tests/firmware/package-lock.json
 	@command -v npm >/dev/null || { echo "npm not found: the firmware tests need Node.js (on Debian: apt install nodejs npm)"; exit 1; }

@@ -10,12 +10,16 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import re
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO, Any
 
+from companion.rules.errors import ClueError
 from hardware.board_core import BoardTiming
 from hardware.board_link import BoardLink
 from hardware.link_core import LinkTiming
@@ -36,7 +40,7 @@ def add_parsers(commands: Any) -> None:
 
     board = commands.add_parser(
         "virtual-board", help="run the mock board on a pty and print its path; drive it from standard input",
-        description="Commands on standard input: " + "; ".join(HELP))
+        description="Commands on standard input (help lists them with examples): " + "; ".join(HELP))
     board.add_argument("--readers", type=_reader_count, default=16, help="how many readers, 1 to 255 (default 16)")
     board.add_argument("--link", metavar="PATH", help="keep a symlink here pointing at the current pty")
     board.add_argument("--firmware", default="1.0.0", type=_version(3), help="firmware version to report")
@@ -110,11 +114,51 @@ def _print_event(event: LinkEvent, start: float, out: IO[str]) -> None:
 
 # ---- virtual-board -------------------------------------------------------------------------
 
-HELP = (
-    "place UID READER", "remove UID", "snapshot", "fail READER", "heal READER", "unplug", "replug",
-    "reboot", "freeze", "thaw", "garbage N", "drop N", "corrupt N", "slow BYTES_PER_SECOND (0: full speed)",
-    "leds", "quit",
-)
+
+@dataclass(frozen=True)
+class Command:
+    """One virtual-board console command: its arguments, an example and what it does."""
+
+    arguments: tuple[str, ...]
+    example: str
+    does: str
+
+    def usage(self, word: str) -> str:
+        return " ".join((word, *self.arguments))
+
+
+COMMANDS: dict[str, Command] = {
+    "place": Command(("UID", "READER"), "place 04:A2:1B:3C 2", "put a tag on a reader"),
+    "remove": Command(("UID",), "remove 04:A2:1B:3C", "lift a tag off its reader"),
+    "snapshot": Command((), "snapshot", "press the board's snapshot button"),
+    "fail": Command(("READER",), "fail 3", "a reader stops answering"),
+    "heal": Command(("READER",), "heal 3", "a failed reader works again"),
+    "unplug": Command((), "unplug", "pull the USB cable"),
+    "replug": Command((), "replug", "plug it back in (prints the new port)"),
+    "reboot": Command((), "reboot", "what the watchdog does: boot afresh"),
+    "freeze": Command((), "freeze", "hang: no scanning, no heartbeat"),
+    "thaw": Command((), "thaw", "end a freeze"),
+    "garbage": Command(("N",), "garbage 20", "write N random bytes into the stream"),
+    "drop": Command(("N",), "drop 2", "lose the next N frames"),
+    "corrupt": Command(("N",), "corrupt 1", "spoil the CRC of the next N frames"),
+    "slow": Command(("BYTES_PER_SECOND",), "slow 200", "throttle the board's output (0: full speed)"),
+    "leds": Command((), "leds", "print the LEDs as JSON"),
+    "help": Command((), "help", "this list"),
+    "quit": Command((), "quit", "stop the virtual board"),
+}
+HELP = tuple(command.usage(word) for word, command in COMMANDS.items())
+UID_TEXT = re.compile(r"[0-9A-Fa-f]{2}(?::?[0-9A-Fa-f]{2})*")
+
+
+class BoardCommandError(ClueError, ValueError):
+    code = "virtual_board"
+
+
+def help_text() -> str:
+    """Every command, with what it does and an example."""
+    width = max(len(usage) for usage in HELP)
+    return "\n".join(f"{usage:<{width}}  {command.does}; e.g. {command.example}"
+                     for usage, command in zip(HELP, COMMANDS.values()))
 
 
 def _virtual_board(args: argparse.Namespace) -> int:
@@ -130,7 +174,7 @@ def _virtual_board(args: argparse.Namespace) -> int:
     try:
         print(board.port, flush=True)
         print(f"virtual board: {args.readers} readers, firmware {'.'.join(map(str, args.firmware))}; "
-              f"commands: {', '.join(HELP)}", file=sys.stderr, flush=True)
+              f"commands: {', '.join(COMMANDS)} (help: with examples)", file=sys.stderr, flush=True)
         _console(board, sys.stdin, sys.stdout, stop)
     except KeyboardInterrupt:
         pass
@@ -152,41 +196,85 @@ def _read_lines(board: VirtualBoard, lines: IO[str], out: IO[str], stop: threadi
     for line in lines:
         if not line.strip():
             continue
-        if line.split()[0] == "quit":
+        if line.split()[0].lower() == "quit":
             stop.set()
             return
         try:
             reply = drive(board, line)
-        except (ValueError, IndexError) as err:
+        except ValueError as err:
             reply = f"error: {err}"
+        except OSError as err:  # the pty gone under a command: say so and keep taking commands
+            reply = f"error: the virtual board cannot do that now: {err.strerror or err}"
         print(reply, file=out, flush=True)
 
 
 def drive(board: VirtualBoard, line: str) -> str:
-    """Carry out one console command; returns what to print. Raises ValueError."""
+    """Carry out one console command; returns what to print. Raises :class:`BoardCommandError`
+    (a ValueError) with a one-line reason for a line it cannot carry out.
+    """
     word, *rest = line.split()
-    number = int(rest[0]) if rest and rest[0].isdigit() else 0
-    actions: dict[str, Any] = {
-        "place": lambda: board.place(parse_uid(rest[0]), _reader(board, rest[1])),
-        "remove": lambda: board.remove(parse_uid(rest[0])),
-        "snapshot": board.press_snapshot, "unplug": board.unplug, "replug": board.replug,
-        "reboot": board.reboot, "freeze": board.freeze, "thaw": board.thaw,
-        "fail": lambda: board.fail_reader(_reader(board, rest[0])),
-        "heal": lambda: board.heal_reader(_reader(board, rest[0])),
-        "garbage": lambda: board.send_garbage(number), "drop": lambda: board.drop_frames(number),
-        "corrupt": lambda: board.corrupt_frames(number), "slow": lambda: board.slow(float(rest[0]) or None),
-    }
+    command = COMMANDS.get(word.lower())
+    if command is None:
+        raise BoardCommandError(f"unknown command {word!r}; try help, or one of: {', '.join(COMMANDS)}")
+    word = word.lower()
+    if len(rest) != len(command.arguments):
+        problem = f"{word} needs" if len(rest) < len(command.arguments) else "too many words for"
+        raise BoardCommandError(f"{problem} {command.usage(word)}, e.g. {command.example}")
+    if word == "help":
+        return help_text()
     if word == "leds":
         return json.dumps({str(k): [m, list(c)] for k, (m, c) in sorted(board.leds().items())})
-    if word not in actions:
-        raise ValueError(f"unknown command {word!r}; try: {', '.join(HELP)}")
-    if word in ("place", "remove", "fail", "heal", "slow") and not rest:
-        raise ValueError(f"{word} needs {next(h for h in HELP if h.startswith(word))}")
-    actions[word]()
+    action = _ACTIONS.get(word)
+    if action is None:  # quit: the console's, not the board's
+        raise BoardCommandError(f"{word} ends the console; the board itself has nothing to do")
+    action(board, rest)
     return board.port if word == "replug" else "ok"
+
+
+_ACTIONS: dict[str, Callable[[VirtualBoard, list[str]], None]] = {
+    "place": lambda board, rest: board.place(_uid(rest[0]), _reader(board, rest[1])),
+    "remove": lambda board, rest: board.remove(_uid(rest[0])),
+    "snapshot": lambda board, _: board.press_snapshot(),
+    "fail": lambda board, rest: board.fail_reader(_reader(board, rest[0])),
+    "heal": lambda board, rest: board.heal_reader(_reader(board, rest[0])),
+    "unplug": lambda board, _: board.unplug(),
+    "replug": lambda board, _: board.replug(),
+    "reboot": lambda board, _: board.reboot(),
+    "freeze": lambda board, _: board.freeze(),
+    "thaw": lambda board, _: board.thaw(),
+    "garbage": lambda board, rest: board.send_garbage(_count(rest[0])),
+    "drop": lambda board, rest: board.drop_frames(_count(rest[0])),
+    "corrupt": lambda board, rest: board.corrupt_frames(_count(rest[0])),
+    "slow": lambda board, rest: board.slow(_rate(rest[0]) or None),
+}
+
+
+def _uid(text: str) -> bytes:
+    if not UID_TEXT.fullmatch(text):
+        raise BoardCommandError(f"{text!r} is not a tag UID: hex bytes like 04:A2:1B:3C")
+    try:
+        return parse_uid(text)
+    except ValueError as err:
+        raise BoardCommandError(str(err)) from None
 
 
 def _reader(board: VirtualBoard, text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) < board.core.readers:
-        raise ValueError(f"reader {text!r} is not one of 0..{board.core.readers - 1}")
+        raise BoardCommandError(f"reader {text!r} is not one of 0..{board.core.readers - 1}")
     return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise BoardCommandError(f"{text!r} is not a count: a whole number like 3")
+    return int(text)
+
+
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = -1.0
+    if not 0 <= rate < float("inf"):
+        raise BoardCommandError(f"{text!r} is not a speed: bytes per second like 200, or 0 for full speed")
+    return rate

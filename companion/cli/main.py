@@ -10,19 +10,22 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from typing import IO, Any
 
 from companion.record.lines import read_lines
 from companion.record.narrate import describe_result
 from companion.record.replay import Replay
 from companion.rules import movement
-from companion.rules.edition import bundled_ids, load_edition
+from companion.rules.edition import Edition, bundled_ids, load_edition
 from companion.rules.errors import ClueError
 from companion.rules.places import resolve_place
 
 from . import board as board_command
 from . import notebook as notebook_command
 from . import simulate
+
+PACKAGE = "clue-companion"
 
 
 class UsageError(ClueError):
@@ -70,12 +73,31 @@ def _parser() -> argparse.ArgumentParser:
     notebook_command.add_parser(commands)
     simulate.add_parser(commands)
     # The device commands load pyserial, luma and the web app: the record's commands start without them.
-    from . import board_monitor, enroll, run
+    from . import board_monitor, doctor, enroll, run
 
     board_monitor.add_parsers(commands)
     enroll.add_parser(commands)
     run.add_parser(commands)
+    doctor.add_parser(commands)
+    return _with_version(parser, f"{PACKAGE} {version()}")
+
+
+def _with_version(parser: argparse.ArgumentParser, shown: str) -> argparse.ArgumentParser:
+    """``--version`` on ``parser`` and on every command registered under it, whoever added the command."""
+    parser.add_argument("--version", action="version", version=shown, help="print the version and exit")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in {id(p): p for p in action.choices.values()}.values():  # aliases share a parser
+                _with_version(command, shown)
     return parser
+
+
+def version() -> str:
+    """The installed package's version (``pyproject.toml``), or "unknown" when run from an uninstalled copy."""
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -106,17 +128,18 @@ def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, narrat
             game.view_as(view)
         except ClueError as err:
             raise UsageError(f"--view: {err}") from None
-    _emit({"line": number, "ok": True, "events": game.setup_events}, narrate)
+    edition = game.state.edition
+    _emit({"line": number, "ok": True, "events": game.setup_events}, narrate, edition)
     for number, line in lines:
-        _emit(game.step(number, line), narrate)
+        _emit(game.step(number, line), narrate, edition)
     if final_view:
         print(json.dumps(game.final_view()))
     return 0
 
 
-def _emit(result: dict[str, Any], narrate: bool) -> None:
+def _emit(result: dict[str, Any], narrate: bool, edition: Edition) -> None:
     if narrate:
-        for text in describe_result(result):
+        for text in describe_result(result, edition):
             print(text)
     else:
         print(json.dumps(result))
