@@ -25,13 +25,14 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from companion.rules.edition import load_edition
+from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import ClueError
 from companion.rules.setup import check_seats
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store
 
+from .names import match_name
 from .where import CONFIG_VARIABLE, PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config, find_store
 
 if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
@@ -58,7 +59,8 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
                      "path, then $XDG_DATA_HOME/clue-companion/companion.db (mock.db with --mock)")
     run.add_argument("--edition", default="classic")
-    run.add_argument("--seats", help="seats clockwise, comma-separated (default: the first 4 suspects)")
+    run.add_argument("--seats", help="seats clockwise, comma-separated, each any unique part of a suspect's name "
+                     "(default: the first 4 suspects)")
     run.add_argument("--deal", choices=("virtual", "physical"), default="virtual")
     run.add_argument("--dice", choices=("companion", "physical"), default="companion")
     run.add_argument("--seed", type=int, help="the game's seed (default: 1 with --mock, else random)")
@@ -135,9 +137,17 @@ def _checked(args: argparse.Namespace) -> tuple[str, ...]:
     if not args.seats:
         return tuple(edition.deck.suspects[:DEFAULT_SEATS])
     try:
-        return check_seats(edition, tuple(seat.strip() for seat in args.seats.split(",")))
+        return check_seats(edition, tuple(_suspect(edition, typed) for typed in args.seats.split(",")))
     except ClueError as err:
         raise RunError(f"--seats: {err}") from None
+
+
+def _suspect(edition: Edition, typed: str) -> str:
+    """A seat as typed: a suspect's name or alias, else any unique part of it, as at the console ("scarlet")."""
+    try:
+        return edition.deck.resolve(typed.strip(), "suspect")
+    except ClueError:
+        return match_name(typed, edition.deck.suspects, "suspect")
 
 
 def _check_name(name: str | None, config_at: Chosen | None) -> None:

@@ -33,6 +33,7 @@ def run(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     (["--seats", "Miss Scarlet,Mr. Green,miss scarlet"], "--seats: a suspect is seated twice: Miss Scarlet, Mr. Green, "
                                                 "Miss Scarlet"),
     (["--seats", "Miss Scarlet"], "--seats: Classic CLUE is for 3 to 6 players, not 1"),
+    (["--seats", "scarlet,mrs,plum"], "--seats: 'mrs' could be Mrs. White or Mrs. Peacock: type more of the name"),
     (["--edition", "cluedo-deluxe"], "cluedo-deluxe"),
     (["--seed", "-1"], "--seed must be 0 or more, not -1"),
     (["--port", "70000"], "--port must be from 0 to 65535, not 70000"),
@@ -57,6 +58,12 @@ def test_a_bad_config_pin_is_refused_without_repeating_it(tmp_path):
     assert done.stderr.strip().splitlines() == [
         f"clue-companion: {config}: web.pin: the host PIN must be 6 to 12 digits."]
     assert not (tmp_path / "games.db").exists()
+
+
+def test_seats_may_be_any_unique_part_of_a_name_as_at_the_console(tmp_path):
+    done = run(tmp_path, "--port", "0", "--no-web", "--seats", "scarlet,col mustard,white")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "seats Miss Scarlet, Colonel Mustard, Mrs. White" in done.stdout
 
 
 def test_a_good_seat_list_in_any_spelling_starts_the_game(tmp_path):
