@@ -15,13 +15,14 @@ import errno
 import fcntl
 import json
 import os
+import pickle
 import shutil
 import socket
 import sqlite3
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from companion.table.store import Store, StoreError
 from hardware.hardware_config import HardwareConfig, HardwareConfigError, load_hardware_config
@@ -32,6 +33,8 @@ from .where import PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config,
 
 SERVICE = "clue-companion"
 AS_SERVICE = f"sudo -u clue {SERVICE} doctor"
+SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(3): present only when systemd is PID 1
+T = TypeVar("T")
 
 
 def add_parser(commands: Any) -> None:
@@ -69,7 +72,8 @@ def examine(given_config: str | None, given_db: str | None, port: str | None, *,
     store_at = find_store(given_db, config_at.path if config_at else None, config.store, environ=environ)
     holder = lock_holder(store_at.path)
     running = holder if isinstance(holder, int) else None
-    store, pin = check_store(store_at, holder), check_pin(config, config_at, store_at, holder)
+    store, pin = as_owner(store_at.path, lambda: (check_store(store_at, holder),
+                                                  check_pin(config, config_at, store_at, holder)))
     if config_finding.status == "fail" and given_db is None and not environ.get(STORE_VARIABLE):
         # The config names the store and may set the PIN: without it, the defaults would mislead.
         store = fail("store", "not checked: the config that names it could not be read", config_finding.fix)
@@ -100,6 +104,44 @@ def _config(config_at: Chosen | None) -> tuple[HardwareConfig, Finding]:
 
 
 # ---- the store ------------------------------------------------------------------------------------
+
+
+def as_owner(store: Path, checks: Callable[[], T]) -> T:
+    """``checks()`` run as the store's owner when the doctor runs as root (``sudo clue-companion doctor``).
+
+    Opening a store creates SQLite's ``-wal`` and ``-shm`` files beside it; made by
+    root they would be root's, and the service's user could no longer write its store.
+    A child process that has dropped to the owner's user and group runs the checks and
+    sends back their (picklable) result.
+    """
+    try:
+        owner = store.stat()
+    except OSError:
+        return checks()
+    if os.geteuid() != 0 or owner.st_uid == 0:
+        return checks()
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's coverage is not collected
+        os.close(reader)
+        try:
+            os.setgroups([])
+            os.setgid(owner.st_gid)
+            os.setuid(owner.st_uid)
+            sent = pickle.dumps(checks())
+        except BaseException as err:  # the parent raises it, as if the checks had run here
+            sent = pickle.dumps(err if isinstance(err, Exception) else RuntimeError(str(err)))
+        with os.fdopen(writer, "wb") as out:
+            out.write(sent)
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as answer:
+        data = answer.read()
+    os.waitpid(child, 0)
+    result = pickle.loads(data) if data else RuntimeError("the check as the store's owner stopped")
+    if isinstance(result, Exception):
+        raise result
+    return cast(T, result)
 
 
 def lock_holder(store: Path) -> int | str | None:
@@ -210,10 +252,14 @@ def check_service() -> Finding:
     """The systemd unit's state, where there is systemd."""
     if shutil.which("systemctl") is None:
         return warn("service", "no systemd here: start the companion by hand with clue-companion run")
-    enabled, active = _systemctl("is-enabled"), _systemctl("is-active")
-    text = f"{SERVICE}.service {enabled}, {active}"
+    enabled = _systemctl("is-enabled")
     if enabled in ("", "not-found") or "No such file" in enabled:
         return warn("service", f"{SERVICE}.service is not installed", "sudo tools/install-pi.sh installs it")
+    if not SYSTEMD_RUNNING.is_dir():  # a chroot or container: systemctl can say enabled, never active
+        return warn("service", f"{SERVICE}.service {enabled}; systemd is not running here (a chroot or container)",
+                    "it starts when the Pi boots with systemd")
+    active = _systemctl("is-active")
+    text = f"{SERVICE}.service {enabled}, {active}"
     if active == "failed":
         return fail("service", text, f"journalctl -u {SERVICE} -e says why; then sudo systemctl restart {SERVICE}")
     if enabled != "enabled":

@@ -7,9 +7,11 @@ import json
 import logging
 import os
 import pty
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -246,3 +248,41 @@ def test_the_handhelds_seen_through_the_multiplexer_are_named_and_its_channel_pu
     assert missing.status == "fail" and missing.text.startswith("no TCA9548A multiplexer answers at 0x70")
     running = check_buses(config, 4242, dev=tmp_path, open_bus=lambda port: 1 / 0)[2]
     assert running.text == "not probed: the running companion (process 4242) draws on the bus"
+
+
+def test_run_as_root_it_checks_the_store_as_its_owner_and_leaves_no_root_files_beside_it(capsys, setup):
+    """``sudo clue-companion doctor`` must not leave root's SQLite -wal/-shm files the service cannot write."""
+    state = Path(tempfile.mkdtemp(prefix="clue-state-"))  # under /tmp, which any user may enter (pytest's is 0700)
+    try:
+        with Store(state / "companion.db") as store:
+            store.set_setting("host_pin", PIN)
+        owner = 65534 if os.geteuid() == 0 else os.geteuid()  # nobody, when the test runs as root (as in CI)
+        for path in (state, *state.iterdir()):
+            os.chown(path, owner, owner)
+        code, out = doctor(capsys, "--config", str(setup), "--db", str(state / "companion.db"))
+        assert line(out, "store").startswith(f"✓ store: {state / 'companion.db'}")
+        assert f"✓ host PIN: {PIN} (from {state / 'companion.db'})" in out
+        assert sorted(p.name for p in state.iterdir() if p.stat().st_uid != owner) == []
+    finally:
+        shutil.rmtree(state)
+
+
+def test_as_root_the_store_checks_run_as_the_stores_owner(tmp_path):
+    """Root's checks would say "writable" for a store the service's user cannot write, and a doctor killed
+    mid-check would leave root-owned -wal/-shm files: so they run as the owner (this machine's CI runs as root)."""
+    store = tmp_path / "companion.db"
+    store.write_bytes(b"")
+    owner = 65534 if os.geteuid() == 0 else os.geteuid()
+    os.chown(store, owner, owner)
+    assert doctor_command.as_owner(store, lambda: (os.geteuid(), os.getegid())) == (owner, owner)
+    with pytest.raises(ZeroDivisionError):  # a check that fails as the owner fails here too
+        doctor_command.as_owner(store, lambda: 1 // 0)
+
+
+def test_in_a_chroot_without_systemd_running_the_service_is_said_to_start_at_boot(monkeypatch, tmp_path):
+    monkeypatch.setattr(doctor_command.shutil, "which", lambda name: "/usr/bin/systemctl")
+    monkeypatch.setattr(doctor_command, "_systemctl", lambda verb: {"is-enabled": "enabled"}[verb])
+    monkeypatch.setattr(doctor_command, "SYSTEMD_RUNNING", tmp_path / "no-systemd")
+    finding = doctor_command.check_service()
+    assert (finding.status, finding.text) == ("warn", "clue-companion.service enabled; systemd is not running here "
+                                                      "(a chroot or container)")
