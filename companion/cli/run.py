@@ -111,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
                         join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
         with rig:
             if args.mock:
-                print(f"clue-companion: virtual board on {rig.board.port}")
+                print(f"clue-companion: virtual board on {rig.board.port}", flush=True)
             with _web(rig, pairing, config, args, store_at.path, pin):
                 _begin(rig, store, pairing, args, seats)
                 if args.mock and not args.no_web:
