@@ -7,7 +7,6 @@ Debian's chromium through playwright (never a downloaded browser), on a 360 × 7
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,23 +21,9 @@ from companion.table.store import Store
 from web import create_app
 from web.serve import WebServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 SCARLET, MUSTARD, WHITE = SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 PHONE = {"width": 360, "height": 740}
 TAP = 44  # CSS px: the smallest tap target (WCAG 2.5.5, Apple's HIG)
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium at /usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

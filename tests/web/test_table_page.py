@@ -5,7 +5,6 @@ Runs Debian's chromium through playwright (never a downloaded browser); skipped 
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,21 +17,7 @@ from companion.table.session import Session, Table
 from web import create_app
 from web.serve import WebServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium at /usr/bin/chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

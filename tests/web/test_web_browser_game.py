@@ -12,7 +12,6 @@ clockwise, holding both) is offered exactly those two cards. Then she accuses.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -26,14 +25,8 @@ from companion.table.store import Store
 from web import create_app
 from web.serve import WebServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
 SCARLET, MUSTARD, WHITE = SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 MUSTARDS_HAND = ["Revolver", "Wrench", "Study", "Library", "Mr. Green", "Conservatory"]
-
-sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no chromium at /usr/bin/chromium")
 
 
 @pytest.fixture
@@ -46,14 +39,6 @@ def companion(tmp_path: Path) -> Iterator[tuple[MockTable, str, Any]]:
         with WebServer(app, "127.0.0.1", 0) as server:
             pairing.base_url = f"http://127.0.0.1:{server.port}"
             yield rig, pairing.base_url, pairing
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def wait_until(page: Any, script: str, timeout: float = 8.0) -> None:

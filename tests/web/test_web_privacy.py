@@ -21,7 +21,7 @@ import pytest
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
 from web_fixtures import (CLASSIC, SEATS, Browser, Stream, host_browser, make_app, open_game, refused, running,
-                          seat_browser, state_of, tap, web_of)
+                          seat_browser, state_of, tap)
 
 from companion.deduction.playout import choose, random_setup
 from companion.record.narrate import describe
