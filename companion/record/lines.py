@@ -24,7 +24,7 @@ from companion.rules.errors import BadInput
 
 MAX_LINE = 64 * 1024  # bytes; a real action is under 200
 MAX_NAME = 200
-SETUP_FIELDS = {"type", "edition", "seats", "seed", "deal", "first", "variant"}
+SETUP_FIELDS = {"type", "edition", "seats", "seed", "deal", "first", "variant", "bonus_cards"}
 DEAL_FIELDS = {"envelope", "hands", "face_up", "aside"}
 OPTIONAL = {"dice", "room", "target"}  # may be null, meaning absent
 
@@ -94,6 +94,9 @@ def parse_setup(text: str) -> Setup:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise BadInput(f"setup seed must be an integer, not {seed!r}")
     first, variant = data.get("first"), data.get("variant")
+    bonus_cards = data.get("bonus_cards", True)
+    if not isinstance(bonus_cards, bool):
+        raise BadInput(f"setup bonus_cards must be true or false, not {bonus_cards!r}")
     return Setup(
         edition=_name("setup", "edition", data["edition"]),
         seats=_names("setup", "seats", data["seats"]),
@@ -101,6 +104,7 @@ def parse_setup(text: str) -> Setup:
         deal=_deal(data["deal"]) if data.get("deal") is not None else None,
         first=_name("setup", "first", first) if first is not None else None,
         variant=_name("setup", "variant", variant) if variant is not None else None,
+        bonus_cards=bonus_cards,
     )
 
 

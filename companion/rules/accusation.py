@@ -6,11 +6,13 @@ from .actions import Accuse
 from .errors import AccusationLocation
 from .events import Accused, EliminatedSeat, Event, GameEnded, Moved
 from .state import GameState, Phase
+from .suggestion import check_suggested
 
 Result = tuple[GameState, tuple[Event, ...]]
 
 
 def accuse(state: GameState, action: Accuse, seat: str) -> Result:
+    check_suggested(state, seat, "accusing")
     _check_where(state, seat)
     deck = state.edition.deck
     guess = (deck.resolve(action.suspect, "suspect"), deck.resolve(action.weapon, "weapon"),

@@ -164,6 +164,7 @@ class Setup:
     deal: DealSpec | None = None
     first: str | None = None
     variant: str | None = None  # "two_player": side cards, no bonus deck
+    bonus_cards: bool = True  # False: the bonus deck stays in the box ("original CLUE")
 
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {"type": "setup", "edition": self.edition, "seats": list(self.seats)}
@@ -174,4 +175,6 @@ class Setup:
             record["first"] = self.first
         if self.variant is not None:
             record["variant"] = self.variant
+        if not self.bonus_cards:
+            record["bonus_cards"] = False
         return record

@@ -105,6 +105,7 @@ class Edition:
     movement: Movement
     board: Board | None
     question_die: bool = False  # the last die shows "?" instead of 1: draw, then move the other die
+    must_suggest: bool = False  # a room entered by a move must be suggested in before ending or accusing
     variants: tuple[str, ...] = ()
     bonus: BonusDeck | None = None
     powers: Mapping[str, Power] = field(default_factory=dict)
@@ -193,6 +194,7 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
         movement=_movement(fields),
         board=_board(fields, deck, read_board) if "board" in data else None,
         question_die=fields.get(rules, "question_die", bool) if "question_die" in rules else False,
+        must_suggest=fields.get(rules, "must_suggest", bool) if "must_suggest" in rules else False,
         variants=_variants(fields, rules),
         bonus=_bonus(fields) if "bonus" in data else None,
         powers=_powers(fields, deck) if "powers" in data else {},
@@ -205,7 +207,8 @@ _KNOWN = {
     "": {"id", "name", "players", "cards", "rules", "movement", "board", "bonus", "powers"},
     "players": {"min", "max"},
     "cards": {"suspects", "weapons", "rooms", "aliases"},
-    "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start", "question_die", "variants"},
+    "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start", "question_die", "must_suggest",
+              "variants"},
     "movement": {"pass_through_rooms", "jump_movers", "passage_mid_roll"},
     "board": {"map", "hallway", "void", "rooms", "starts", "passages", "marks", "start_room", "spots", "aliases"},
     "bonus": {"name", "reshuffle", "summoned_may_draw", "cards"},

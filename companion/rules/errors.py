@@ -97,6 +97,12 @@ class CannotShow(RuleError):
     code = "cannot_show"
 
 
+class MustSuggest(RuleError):
+    """Big Bang Theory, Doctor Who: "If you entered a room, you must stop and ask a CLUE question"."""
+
+    code = "must_suggest"
+
+
 class AccusationLocation(RuleError):
     code = "accusation_location"
 

@@ -28,7 +28,7 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
     if setup.deal is not None:
         deal = check_deal(edition, seats, setup.deal, aside)
     weapons, state = _place_weapons(edition, state)
-    bonus, state = _bonus_pile(edition, setup.variant, state)
+    bonus, state = _bonus_pile(edition, setup, state)
     first, rolls, state = _first_player(edition, seats, setup.first, state)
     game = GameState(
         edition=edition,
@@ -76,9 +76,12 @@ def variant_aside(edition: Edition, variant: str | None, seats: tuple[str, ...])
     return ASIDE
 
 
-def _bonus_pile(edition: Edition, variant: str | None, state: int) -> tuple[Bonus | None, int]:
-    """The shuffled bonus deck; none in the two-player variant ("no bonus deck")."""
-    if edition.bonus is None or variant == "two_player":
+def _bonus_pile(edition: Edition, setup: Setup, state: int) -> tuple[Bonus | None, int]:
+    """The shuffled bonus deck; none in the two-player variant ("no bonus deck"), nor when the
+    players leave it in the box ("if you want to play original CLUE, return them to the box")."""
+    if not setup.bonus_cards and edition.bonus is None:
+        raise BadInput(f"{edition.name} has no bonus cards to leave out")
+    if edition.bonus is None or setup.variant == "two_player" or not setup.bonus_cards:
         return None, state
     pile, state = rng.shuffled(state, edition.bonus.instances())
     return Bonus(pile), state

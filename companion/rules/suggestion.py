@@ -9,7 +9,7 @@ in turn (``"every"``). A shown card goes to the suggester alone.
 from __future__ import annotations
 
 from .actions import Pass, Show, Suggest
-from .errors import CannotShow, MustShow, NotInRoom, NotYourTurn, WrongPhase
+from .errors import CannotShow, MustShow, MustSuggest, NotInRoom, NotYourTurn, WrongPhase
 from .events import CardShown, Event, Moved, NoRefutation, Passed, RefuteRequested, SideCardSeen, Suggested, WeaponMoved
 from .places import is_room
 from .state import GameState, Phase, Refutation, Seen, Shown, Suggestion
@@ -73,6 +73,28 @@ def pass_(state: GameState, action: Pass, seat: str) -> Result:
             raise WrongPhase("the suggestion has already been answered")
         raise MustShow(f"{seat} holds a card named in the suggestion and must show one")
     return state, ()
+
+
+def owed_suggestion(state: GameState, seat: str) -> str | None:
+    """The room ``seat`` entered by a move this turn and must suggest in before ending or accusing, if any.
+
+    Only editions whose rulebook says so (``must_suggest``: "If you entered a room, you must
+    stop and ask a CLUE question"); a room where no suggestion may be made owes none.
+    """
+    turn = state.turn
+    if not state.edition.must_suggest or turn.seat != seat or turn.phase is not Phase.MOVED:
+        return None
+    here = state.position(seat)
+    if turn.entered != here or turn.refutation is not None or here not in state.edition.deck.rooms:
+        return None
+    return here
+
+
+def check_suggested(state: GameState, seat: str, instead: str) -> None:
+    """Refuse ``instead`` (ending the turn, accusing) while a suggestion is owed."""
+    room = owed_suggestion(state, seat)
+    if room is not None:
+        raise MustSuggest(f"{seat} entered the {room} and must make a suggestion there before {instead}")
 
 
 def _suggestion_room(state: GameState, seat: str) -> str:

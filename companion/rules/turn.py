@@ -16,6 +16,7 @@ from .errors import BadInput, IllegalMove, WrongPhase
 from .events import Blocked, Event, Moved, Rolled, TurnStarted
 from .places import is_room, resolve_place
 from .state import QUESTION, Face, GameState, Phase, Turn
+from .suggestion import check_suggested
 
 Result = tuple[GameState, tuple[Event, ...]]
 
@@ -135,6 +136,7 @@ def end_turn(state: GameState, action: EndTurn, seat: str) -> Result:
         raise WrongPhase(f"{seat} must roll or take a secret passage before ending the turn")
     if phase is Phase.MOVING and not state.turn.may_stop:
         raise WrongPhase(f"{seat} has {state.turn.roll} to move and must move before ending the turn")
+    check_suggested(state, seat, "ending the turn")
     return pass_turn(state)
 
 

@@ -63,6 +63,7 @@ class NewGame:
     dice: str = "companion"  # "companion": rolled here; "physical": entered from real dice
     seed: int | None = None  # None: a fresh random seed
     variant: str | None = None
+    bonus_cards: bool = True  # False: the edition's bonus deck stays in the box ("original CLUE")
     assistant: str = "off"  # the detective's assistant on seat views: off, certain, probabilities
     bots: tuple[tuple[str, str], ...] = ()  # (seat, level): computer players
 

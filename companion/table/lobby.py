@@ -39,12 +39,13 @@ class Lobby:
     dice: str
     seed: int
     variant: str | None = None
+    bonus_cards: bool = True
     scanned: dict[str, tuple[str, ...]] = field(default_factory=dict)  # seat -> cards, in scan order
     face_up: tuple[str, ...] = ()
 
     @classmethod
     def open(cls, edition: str, seats: tuple[str, ...], *, deal: str = "virtual", dice: str = "companion",
-             seed: int = 0, variant: str | None = None) -> Lobby:
+             seed: int = 0, variant: str | None = None, bonus_cards: bool = True) -> Lobby:
         """Check the choices (raising a :class:`ClueError`) and open the table."""
         if deal not in DEALS:
             raise BadInput(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
@@ -52,7 +53,7 @@ class Lobby:
             raise BadInput(f"dice must be one of {', '.join(DICE)}, not {dice!r}")
         if deal == "physical" and variant is not None:
             raise BadInput(f"the {variant} variant sets cards aside: it needs the companion to deal")
-        lobby = cls(load_edition(edition), tuple(seats), deal, dice, seed, variant)
+        lobby = cls(load_edition(edition), tuple(seats), deal, dice, seed, variant, bonus_cards)
         state, _ = new_game(lobby._setup(None))  # the engine checks edition, seats and variant
         return replace(lobby, seats=state.seats, scanned={seat: () for seat in state.seats})
 
@@ -133,7 +134,8 @@ class Lobby:
         return self._setup(None)
 
     def _setup(self, deal: DealSpec | None) -> Setup:
-        return Setup(self.edition.id, self.seats, seed=self.seed, deal=deal, variant=self.variant)
+        return Setup(self.edition.id, self.seats, seed=self.seed, deal=deal, variant=self.variant,
+                     bonus_cards=self.bonus_cards)
 
     def settings(self) -> dict[str, str]:
         return {"deal": self.deal, "dice": self.dice}

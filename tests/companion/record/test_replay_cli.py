@@ -442,6 +442,8 @@ BAD_SETUPS: dict[str, Any] = {
     "seed NaN": b'{"type": "setup", "edition": "classic", "seats": ["Miss Scarlet", "Mrs. White", "Mr. Green"], '
                 b'"seed": NaN}\n',
     "unknown setup field": jsonl([setup(players=3)]),
+    "bonus_cards not a boolean": jsonl([setup(bonus_cards="no")]),
+    "bonus_cards left out of an edition without any": jsonl([setup(bonus_cards=False)]),
     "missing seats": jsonl([{"type": "setup", "edition": "classic"}]),
     "bad deal: card twice": jsonl([setup(deal=_deal(hands=SWAPPED))]),
     "bad deal: envelope of two weapons": jsonl([setup(deal=_deal(envelope=["Rope", "Knife", "Kitchen"]))]),

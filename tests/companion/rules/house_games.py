@@ -115,6 +115,7 @@ def table(
     deal: DealSpec | None = None,
     variant: str | None = None,
     seed: int = 7,
+    bonus_cards: bool = True,
 ) -> GameState:
     """A new game of ``edition`` with ``first`` on turn and movers placed as ``at`` says.
 
@@ -128,7 +129,7 @@ def table(
         else:
             seats = BBT_SEATS if edition == BBT else DW_SEATS
             deal = deal or (BBT_DEAL if edition == BBT else DW_DEAL)
-    state, _ = new_game(Setup(edition, seats, seed, deal, first, variant))
+    state, _ = new_game(Setup(edition, seats, seed, deal, first, variant, bonus_cards))
     return placed(state, at or {})
 
 

@@ -176,6 +176,56 @@ def test_no_question_is_asked_in_the_centre() -> None:
     assert rejected(state, Suggest(PENNY, RAJ, "Dog-eared Comic")) == "not_in_room"
 
 
+# -- "If you entered a room, you must stop and ask a CLUE question" --------------------------------
+
+
+def test_if_you_entered_a_room_you_must_ask_before_ending_your_turn() -> None:
+    state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))
+    assert rejected(state, EndTurn(PENNY)) == "must_suggest"
+    state, _ = play(state, Suggest(PENNY, HOWARD, "Wiped Hard Drive"), Show(HOWARD, "Roof"))
+    state, events = play(state, EndTurn(PENNY))
+    assert events == [{"type": "turn_started", "seat": RAJ}]
+
+
+def test_a_rolled_move_into_a_room_owes_a_question_too() -> None:
+    state, _ = play(bbt(Penny="m8"), Roll(PENNY, (6, 6)))
+    room = next(place for place in legal_destinations(state) if not place[0].islower() and place != "Centre")
+    state, _ = play(state, Move(PENNY, room))
+    assert rejected(state, EndTurn(PENNY)) == "must_suggest"
+
+
+@pytest.mark.parametrize("how", ["card", "power"])
+def test_a_bazinga_into_a_room_owes_a_question(how: str) -> None:
+    state, _ = play(ready(bbt(), how, PENNY, "bazinga-1"), use(how, PENNY, "bazinga", room="Roof"))
+    assert rejected(state, EndTurn(PENNY)) == "must_suggest"
+
+
+def test_no_accusation_before_the_question_either() -> None:
+    state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))
+    assert rejected(state, Accuse(PENNY, HOWARD, "Wiped Hard Drive", "Kitchen")) == "must_suggest"
+
+
+def test_entering_the_centre_asks_nothing() -> None:
+    state, _ = play(bbt(Penny="m8"), Roll(PENNY, (1, 1)), Move(PENNY, "Centre"))
+    state, events = play(state, EndTurn(PENNY))
+    assert types(events) == ["turn_started"]
+
+
+def test_the_refusal_says_where_to_ask() -> None:
+    state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))
+    with pytest.raises(ClueError, match="Penny entered the Roof and must make a suggestion there before ending"):
+        apply(state, EndTurn(PENNY))
+
+
+def test_a_record_that_ends_the_turn_without_asking_is_refused_on_that_line(tmp_path: Path, capsys) -> None:
+    state, _ = play(bbt(), Roll(PENNY, (6, 6)))
+    room = next(place for place in legal_destinations(state) if not place[0].islower() and place != "Centre")
+    actions = [Roll(PENNY, (6, 6)), Move(PENNY, room), EndTurn(PENNY), Suggest(PENNY, HOWARD, "Wiped Hard Drive")]
+    results = replay(tmp_path, capsys, record(Setup(BBT, BBT_SEATS, 7, BBT_DEAL, PENNY), actions))
+    assert [result["ok"] for result in results] == [True, True, True, False, True]
+    assert results[3]["error"]["code"] == "must_suggest"
+
+
 # -- accusations -----------------------------------------------------------------------------------
 
 
@@ -549,7 +599,9 @@ def penny_asks_unanswerable_questions(state: GameState, times: int) -> tuple[Gam
         assert of_type(events, "no_refutation") == [{"type": "no_refutation", "suggester": PENNY}]
         side.append(of_type(events, "side_card_seen"))
         other = "Bathroom" if where(state, LEONARD) == "Bedroom (Leonard)" else "Bedroom (Leonard)"
-        state, _ = play(state, Move(LEONARD, other), EndTurn(LEONARD))
+        # He entered a room, so he must ask too: about Penny's Toothbrush, which she shows him.
+        state, _ = play(state, Move(LEONARD, other), Suggest(LEONARD, LEONARD, "Petrified Toothbrush"),
+                        Show(PENNY, "Petrified Toothbrush"), EndTurn(LEONARD))
     return state, side
 
 
@@ -568,10 +620,11 @@ def test_when_leonard_cannot_answer_penny_looks_at_a_different_side_card_each_ti
 
 def test_leonard_has_his_own_row_to_look_through() -> None:
     state, _ = penny_asks_unanswerable_questions(two(Penny="Laundry Room", Leonard="Bathroom"), 1)
-    state, events = play(state, Move(PENNY, "Laundry Room"), EndTurn(PENNY),
+    state, events = play(state, Move(PENNY, "Laundry Room"), Suggest(PENNY, RAJ, "Dismantled Shelbot"), EndTurn(PENNY),
                          Move(LEONARD, "Bathroom"), Suggest(LEONARD, LEONARD, "Dog-eared Comic"))
-    assert the_only(events, "side_card_seen") == {"type": "side_card_seen", "seat": LEONARD, "index": 0,
-                                                  "card": BBT_ASIDE[0]}
+    # Penny's own unanswered question showed her the next card of her row, not of his.
+    assert [e for e in of_type(events, "side_card_seen") if e["seat"] == LEONARD] == [
+        {"type": "side_card_seen", "seat": LEONARD, "index": 0, "card": BBT_ASIDE[0]}]
 
 
 def test_an_answered_question_shows_no_side_card() -> None:

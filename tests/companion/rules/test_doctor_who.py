@@ -336,7 +336,9 @@ def test_moved_to_a_location_by_a_rumour_vastra_may_draw_on_her_turn() -> None:
 def test_she_may_draw_after_moving_on_too_but_not_after_her_turn() -> None:
     state, events = play(vastra_brought_to_gallifrey(), Move(VASTRA, "Platform One"), Draw(VASTRA))
     assert types(events) == ["moved", "drew"]
-    state, _ = play(vastra_brought_to_gallifrey(), Move(VASTRA, "Platform One"), EndTurn(VASTRA))
+    # Having entered Platform One she must ask there before ending the turn; River Song shows The Moment.
+    state, _ = play(vastra_brought_to_gallifrey(), Move(VASTRA, "Platform One"), Suggest(VASTRA, VASTRA, "The Moment"),
+                    Show(RIVER, "The Moment"), EndTurn(VASTRA))
     assert public_view(state)["may_draw"] == []
 
 
@@ -504,6 +506,57 @@ def test_in_a_two_player_game_a_rumour_brings_no_draw_but_powers_still_work() ->
     assert public_view(state)["may_draw"] == []
 
 
+# -- "If you want to play original CLUE, return them [the Intrigue Cards] to the box" ---------------
+
+
+def boxed(first: str = CLARA, **at: str) -> GameState:
+    """Six companions with the Intrigue Cards left in the box."""
+    return table(DW, first, {name.replace("_", " "): place for name, place in at.items()}, bonus_cards=False)
+
+
+def test_with_the_intrigue_cards_in_the_box_none_is_ever_drawn() -> None:
+    state = boxed()
+    assert public_view(state)["bonus"] is None
+    assert rejected(state, Draw(CLARA)) == "wrong_phase"
+
+
+def test_in_the_box_a_question_mark_counts_nothing_and_draws_nothing() -> None:
+    state, events = play(boxed(), Roll(CLARA, (5, "?")))
+    assert events == [{"type": "rolled", "seat": CLARA, "dice": [5, "?"], "total": 5}]
+
+
+def test_in_the_box_an_intrigue_space_is_a_plain_square() -> None:
+    state, _ = play(boxed(Clara_Oswald="p13"), Roll(CLARA, (1, 1)))
+    assert "q13" not in legal_destinations(state)
+    state, events = play(boxed(Clara_Oswald="o13"), Roll(CLARA, (1, 1)), Move(CLARA, "q13"))
+    assert types(events) == ["rolled", "moved"]
+
+
+def test_in_the_box_the_powers_still_work() -> None:
+    state, events = play(boxed(), UsePower(CLARA, room="Skaro"), Suggest(CLARA, STRAX, "Cyberman Gun"))
+    assert types(events)[:3] == ["power_used", "moved", "suggested"]
+
+
+def test_the_record_says_the_cards_stayed_in_the_box_and_replays_the_same(tmp_path: Path, capsys) -> None:
+    setup = Setup(DW, DW_SEATS[:3], seed=5, first=CLARA, bonus_cards=False)
+    line = setup.to_record()
+    assert line["bonus_cards"] is False and "bonus_cards" not in Setup(DW, DW_SEATS[:3], seed=5).to_record()
+    results = replay(tmp_path, capsys, [line, Roll(CLARA, (3, "?")).to_record()])
+    assert [result["ok"] for result in results] == [True, True]
+    assert results[1]["events"] == [{"type": "rolled", "seat": CLARA, "dice": [3, "?"], "total": 3}]
+
+
+def test_only_an_edition_with_bonus_cards_can_leave_them_out() -> None:
+    assert refused_setup(Setup("classic", ("Miss Scarlet", "Mr. Green", "Mrs. White"), bonus_cards=False)) == \
+        "bad_input"
+
+
+def test_entering_a_location_owes_a_rumour_there() -> None:
+    state, _ = play(dw(), UsePower(CLARA, room="Skaro"))
+    assert rejected(state, EndTurn(CLARA)) == "must_suggest"
+    assert rejected(state, Accuse(CLARA, JENNY, "Strax's Gun", "Platform One")) == "must_suggest"
+
+
 def clara_asks_unanswerable_rumours(state: GameState, times: int) -> tuple[GameState, list[Events]]:
     """Clara shuttles by the passage between Victorian London and the Moon asking about her own cards;
     Strax shuttles between Demon's Run and the Starship UK."""
@@ -514,7 +567,9 @@ def clara_asks_unanswerable_rumours(state: GameState, times: int) -> tuple[GameS
         state, events = play(state, Move(CLARA, there), Suggest(CLARA, *rumours[there]), EndTurn(CLARA))
         side.append(of_type(events, "side_card_seen"))
         other = "Starship UK" if where(state, STRAX) == "Demon's Run" else "Demon's Run"
-        state, _ = play(state, Move(STRAX, other), EndTurn(STRAX))
+        # He entered a location, so he must ask too: about Clara's Lipstick, which she shows him.
+        state, _ = play(state, Move(STRAX, other), Suggest(STRAX, STRAX, "Hallucinogenic Lipstick"),
+                        Show(CLARA, "Hallucinogenic Lipstick"), EndTurn(STRAX))
     return state, side
 
 
