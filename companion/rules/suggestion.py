@@ -94,7 +94,7 @@ def check_suggested(state: GameState, seat: str, instead: str) -> None:
     """Refuse ``instead`` (ending the turn, accusing) while a suggestion is owed."""
     room = owed_suggestion(state, seat)
     if room is not None:
-        raise MustSuggest(f"{seat} entered the {room} and must make a suggestion there before {instead}")
+        raise MustSuggest(f"{seat} must make a suggestion in the room just entered ({room}) before {instead}")
 
 
 def _suggestion_room(state: GameState, seat: str) -> str:

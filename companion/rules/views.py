@@ -20,6 +20,7 @@ from typing import Any
 from .errors import UnknownSeat
 from .events import CardsDealt, CardShown, Event, SideCardSeen, Snooped
 from .state import GameState, Phase, Seen
+from .suggestion import owed_suggestion
 from .turn import destinations
 
 View = dict[str, Any]
@@ -86,6 +87,8 @@ def _view(state: GameState, seat: str | None, record: list[dict[str, Any]] | Non
         "bonus": _bonus(state),
         "may_draw": sorted(state.may_draw),
         "powers": _powers(state),
+        # the room the player on turn must suggest in before ending the turn or accusing (must_suggest editions)
+        "must_suggest": None if state.over else owed_suggestion(state, turn.seat),
     }
 
 

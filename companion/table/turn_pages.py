@@ -78,7 +78,7 @@ def _turn_page(view: View, menu: Menu) -> Page:
     items += _extras(view, menu)
     if _may_accuse(view):
         items.append(("Accuse", Option(replace(home_menu(menu), step="accuse_suspect"))))
-    if phase in ("moved", "suggested"):
+    if phase in ("moved", "suggested") and not view.get("must_suggest"):
         items.append(("End turn", Option(command=Play(seat, EndTurn(seat)))))
     items.append((MORE, Option(replace(home_menu(menu), step="browse", page=1))))
     lines = [_where(view)] + _phone_line(view)
@@ -126,7 +126,10 @@ def _edition(view: View) -> Edition | None:
 
 
 def _may_accuse(view: View) -> bool:
-    """Editions that name one place for accusations (a centre space) offer it only there."""
+    """Editions that name one place for accusations (a centre space) offer it only there; never while a
+    suggestion is owed (must_suggest editions)."""
+    if view.get("must_suggest"):
+        return False
     edition = _edition(view)
     if edition is None or edition.accuse == "anywhere" or edition.board is None:
         return True

@@ -246,3 +246,24 @@ def test_the_assistant_shows_on_the_phone_notebook_when_the_host_turned_it_on(br
             assert "assistant: " in row and "envelope " in row and "%" in row  # its chances, place by place
             page.context.close()
             assert problems == []
+
+
+def test_after_entering_a_room_in_the_big_bang_theory_the_phone_offers_only_the_suggestion(browser: Any) -> None:
+    """"If you entered a room, you must stop and ask a CLUE question": no End turn, no Accuse until then."""
+    with Session(Table(seed_source=lambda: 3)) as session:
+        assert session.call(NewGame("big_bang_theory", ("Penny", "Raj", "Leonard"), dice="physical")).ok
+        assert session.call(StartGame()).ok
+        first = session.table.view(None)["turn"]
+        assert session.call(Play(first, Roll(first, (6, 6)))).ok
+        rooms = set(session.table.view(None)["legal_destinations"]) & {"Kitchen", "Roof", "Stairwell", "Bathroom",
+                                                                       "Laundry Room", "Living Room (Penny)"}
+        assert session.call(Play(first, Move(first, sorted(rooms)[0]))).ok
+        assert session.table.view(first)["must_suggest"] == sorted(rooms)[0]
+        app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
+        with WebServer(app, "127.0.0.1", 0) as server:
+            page, problems = join(browser, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing, first)
+            labels = page.eval_on_selector_all("#dock button.act", "nodes => nodes.map(n => n.textContent)")
+            assert "Suggest" in labels and not {"End turn", "Accuse…"} & set(labels), labels  # (a power may be offered too)
+            assert "must make a suggestion here" in str(page.text_content("#dock"))
+            page.context.close()
+            assert problems == []

@@ -312,6 +312,11 @@
     const inRoom = rooms(v).includes(here);
     const body = [p("You are ", b(whereIs(here)), ".")];
     body.push(...extras(v));
+    if (inRoom && !v.suggestion && v.must_suggest) {  // "If you entered a room, you must stop and ask"
+      body.push(p("You entered ", b(the(here)), ": the rules say you must make a suggestion here now."));
+      return {kind: "moved-room", tone: "turn", title: "In " + the(here), body,
+        actions: [button("Suggest", () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "primary big")]};
+    }
     if (inRoom && !v.suggestion) {
       body.push(p("Make a suggestion here, accuse, or end your turn."));
       return {kind: "moved-room", tone: "turn", title: "In " + the(here), body,

@@ -213,7 +213,7 @@ def test_entering_the_centre_asks_nothing() -> None:
 
 def test_the_refusal_says_where_to_ask() -> None:
     state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))
-    with pytest.raises(ClueError, match="Penny entered the Roof and must make a suggestion there before ending"):
+    with pytest.raises(ClueError, match=r"Penny must make a suggestion in the room just entered \(Roof\) before ending the turn"):
         apply(state, EndTurn(PENNY))
 
 
