@@ -135,14 +135,15 @@ def _edition(name: str) -> dict[str, Any]:
     edition = load_edition(name)
     return {"id": edition.id, "name": edition.name, "min_players": edition.min_players,
             "max_players": edition.max_players, "suspects": list(edition.deck.suspects),
-            "dice": edition.dice, "variants": list(edition.variants)}
+            "dice": edition.dice, "variants": list(edition.variants),
+            "bonus_cards": edition.bonus.name if edition.bonus is not None else None}
 
 
 @blueprint.post("/api/host/new")
 def new_game() -> tuple[Response, int]:
     web = require_host()
     body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str,
-                      "assistant": str, "bots": dict, "keep_phones": bool}, ("edition", "seats"))
+                      "bonus_cards": bool, "assistant": str, "bots": dict, "keep_phones": bool}, ("edition", "seats"))
     seats = body["seats"]
     if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
         raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
@@ -159,16 +160,18 @@ def new_game() -> tuple[Response, int]:
     bots = tuple((body.get("bots") or {}).items())
     if not all(isinstance(seat, str) and isinstance(level, str) and seat in seats for seat, level in bots):
         raise ApiError(400, "bad_field", "bots must map seated suspects to a level.")
+    bonus_cards = body.get("bonus_cards", True)  # False: the bonus deck stays in the box ("original CLUE")
     seed = body.get("seed")
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise ApiError(400, "bad_field", "seed must be a whole number from 0.")
     if web.rig is not None:  # the rig also lays out the mock board and opens the seats' handhelds
         outcome = web.rig_call(lambda rig: rig.new_game(body["edition"], seats, deal=deal, dice=dice, seed=seed,
-                                                        variant=body.get("variant"), assistant=assistant,
-                                                        bots=bots))
+                                                        variant=body.get("variant"), bonus_cards=bonus_cards,
+                                                        assistant=assistant, bots=bots))
     else:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
-                                   variant=body.get("variant"), assistant=assistant, bots=bots))
+                                   variant=body.get("variant"), bonus_cards=bonus_cards, assistant=assistant,
+                                   bots=bots))
     if outcome.ok:  # new players: every seat gets a fresh join URL (kept, they follow the lobby into play)
         web.inspect(lambda table: web.new_players(table.seats(), keep=bool(body.get("keep_phones"))))
     return answer(outcome)

@@ -63,6 +63,8 @@ def add_parser(commands: Any) -> None:
                      "(default: the first 4 suspects)")
     run.add_argument("--deal", choices=("virtual", "physical"), default="virtual")
     run.add_argument("--dice", choices=("companion", "physical"), default="companion")
+    run.add_argument("--no-bonus-cards", action="store_true",
+                     help="leave the edition's bonus cards (Sheldon, Intrigue) in the box: original CLUE rules")
     run.add_argument("--seed", type=int, help="the game's seed (default: 1 with --mock, else random)")
     choice = run.add_mutually_exclusive_group()
     choice.add_argument("--resume", action="store_true", help="resume the unfinished game without asking")
@@ -134,6 +136,8 @@ def _checked(args: argparse.Namespace) -> tuple[str, ...]:
         raise RunError(f"--script: cannot read {args.script}")
     if args.exit_after_script and not args.script:
         raise RunError("--exit-after-script needs --script FILE")
+    if args.no_bonus_cards and edition.bonus is None:
+        raise RunError(f"--no-bonus-cards: {edition.name} has no bonus cards to leave out")
     if not args.seats:
         return tuple(edition.deck.suspects[:DEFAULT_SEATS])
     try:
@@ -270,7 +274,8 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
         print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
         return
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
-    _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed), "open the table")
+    _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed,
+                        bonus_cards=not args.no_bonus_cards), "open the table")
     # New players: last game's phones are not joined to this game's seats (kept, they follow it into play).
     rig.session.inspect(lambda table: pairing.open_lobby(table.seats(), keep=args.keep_phones))
     if args.deal == "virtual":

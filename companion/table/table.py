@@ -218,7 +218,7 @@ class Table:
             raise TableError("game_in_progress", "a game is under way: end it before opening a new one")
         seed = command.seed if command.seed is not None else self.seed_source()
         lobby = Lobby.open(command.edition, command.seats, deal=command.deal, dice=command.dice, seed=seed,
-                           variant=command.variant)
+                           variant=command.variant, bonus_cards=command.bonus_cards)
         self._use_edition(lobby.edition.id)
         self.lobby, self.state, self.game_id = lobby, None, None
         bots = bot_seats.check(dict(command.bots), lobby.seats, lobby.deal)

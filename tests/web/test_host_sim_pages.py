@@ -147,6 +147,26 @@ def test_a_new_game_is_opened_and_started_from_the_page(browser: Any, served: tu
     assert problems == []
 
 
+def test_the_host_may_leave_the_sheldon_cards_in_the_box(browser: Any, served: tuple[MockTable, str]) -> None:
+    rig, url = served
+    page, problems = open_logged_in(browser, url, "/host")
+    page.wait_for_selector(".seat-card")
+    page.click("#new-toggle")
+    assert not page.is_visible("#bonus-box")  # Classic has no bonus cards
+    page.select_option("#new-edition", "big_bang_theory")
+    wait_until(page, "!document.getElementById('bonus-box').classList.contains('hidden')")
+    assert "Leave the Sheldon Cards in the box" in page.text_content("#bonus-box")
+    page.check("#new-no-bonus")
+    page.click("#new-submit")
+    confirm(page)
+    wait_until(page, "!document.getElementById('start-game').classList.contains('hidden')")
+    page.click("#start-game")
+    wait_until(page, "document.getElementById('game-facts').textContent.includes('Playing')")
+    assert rig.session.inspect(lambda table: table.state.bonus) is None
+    page.close()
+    assert problems == []
+
+
 def test_the_simulator_moves_a_piece_and_presses_a_button(browser: Any, served: tuple[MockTable, str]) -> None:
     rig, url = served
     page, problems = open_logged_in(browser, url, "/sim")

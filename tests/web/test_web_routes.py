@@ -324,6 +324,24 @@ def test_new_game_bodies_are_checked(app: Flask) -> None:
     assert host.json("/api/host")["stage"] == "idle"
 
 
+def test_the_host_may_leave_the_bonus_cards_in_the_box(app: Flask) -> None:
+    """Both rulebooks: "if you want to play original CLUE, return them to the box"."""
+    host = host_browser(app)
+    editions = {edition["id"]: edition for edition in host.json("/api/host")["editions"]}
+    assert editions["big_bang_theory"]["bonus_cards"] == "Sheldon Card" and editions["classic"]["bonus_cards"] is None
+    base = {"edition": "big_bang_theory", "seats": ["Penny", "Raj", "Leonard"], "seed": 7}
+    refused(host.post("/api/host/new", {**base, "bonus_cards": "no"}), 400, "bad_field")
+    assert error_of(host.post("/api/host/new", {"edition": "classic", "seats": list(SEATS),
+                                                "bonus_cards": False})) == "bad_input"
+    ok(host.post("/api/host/new", {**base, "bonus_cards": False}))
+    ok(host.post("/api/host/start", {}))
+    assert host.json("/api/table")["bonus"] is None
+    ok(host.post("/api/host/end", {}))
+    ok(host.post("/api/host/new", base))
+    ok(host.post("/api/host/start", {}))
+    assert host.json("/api/table")["bonus"]["name"] == "Sheldon Card"
+
+
 def test_the_assistant_and_computer_players_are_chosen_by_the_host(app: Flask) -> None:
     host = host_browser(app)
     base = {"edition": "classic", "seats": list(SEATS), "seed": 7}

@@ -318,6 +318,9 @@
     const variants = edition.variants || [];
     $("variant-box").classList.toggle("hidden", variants.length === 0);
     replace($("new-variant"), el("option", {value: ""}, "Standard rules"), variants.map((v) => el("option", {value: v}, v)));
+    $("bonus-box").classList.toggle("hidden", !edition.bonus_cards);
+    $("bonus-name").textContent = edition.bonus_cards ? edition.bonus_cards + "s" : "bonus cards";
+    $("new-no-bonus").checked = false;
     updateSeatCount();
   }
 
@@ -373,6 +376,7 @@
     }
     const variant = $("new-variant").value;
     if (variant && (edition.variants || []).length) body.variant = variant;
+    if (edition.bonus_cards && $("new-no-bonus").checked) body.bonus_cards = false;
     const stage = state.host && state.host.stage;
     if (stage === "playing") {
       const ok = await confirmBox("End the game under way?", "A game is being played. End it for good (it cannot be resumed) and open the new one? Every phone must join again with the new codes.", "End it and open new", true);

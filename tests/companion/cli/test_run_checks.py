@@ -96,3 +96,20 @@ def test_the_page_is_announced_under_the_configured_name_when_served_on_every_in
     assert done.returncode == 0, done.stderr
     page = next(line for line in done.stdout.splitlines() if "web page on" in line)
     assert "phones may also open http://kitchen.local:" in page and "127.0.0.1" not in page
+
+
+def test_no_bonus_cards_is_refused_for_an_edition_without_any(tmp_path):
+    done = run(tmp_path, "--port", "0", "--no-web", "--no-bonus-cards")
+    assert done.returncode == 2
+    assert "--no-bonus-cards: Classic CLUE has no bonus cards to leave out" in done.stderr
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_no_bonus_cards_leaves_the_sheldon_cards_in_the_box_and_the_record_says_so(tmp_path):
+    done = run(tmp_path, "--port", "0", "--no-web", "--edition", "big_bang_theory", "--no-bonus-cards")
+    assert done.returncode == 0, done.stderr[-2000:]
+    from companion.table.store import Store
+
+    with Store(tmp_path / "games.db", exclusive=False) as store:
+        setup, _, _ = store.load(store.games()[-1].id)
+    assert setup.edition == "big_bang_theory" and setup.bonus_cards is False
