@@ -1,0 +1,227 @@
+"""The circuits as code: ERC passes, netlists and the costed BOM come out, ERC can fail."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from hardware.circuits import parts
+from hardware.circuits import pinout
+from hardware.circuits.__main__ import main
+from hardware.circuits.board import build_board
+from hardware.circuits.build import BuildResult, build
+from hardware.circuits.pinout import BoardSpec
+from hardware.circuits.skidl_session import new_circuit, run_erc, skidl
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSIC_SEATS = (10, 11, 12, 13, 14, 15)
+
+
+def _bom_rows(result: BuildResult) -> list[dict[str, str]]:
+    with result.bom_csv.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _quantity(rows: list[dict[str, str]], circuit: str, value: str) -> int:
+    return sum(int(r["quantity"]) for r in rows if r["circuit"].startswith(circuit) and r["value"] == value)
+
+
+def _netlist_parts(path: Path) -> Counter[str]:
+    """Parts per (libsource part) name, read back from the KiCad netlist text."""
+    text = path.read_text(encoding="utf-8")
+    return Counter(chunk.split('"')[1] for chunk in text.split("(part ")[1:])
+
+
+@pytest.mark.parametrize(
+    ("readers", "seats", "decoders"),
+    [(16, CLASSIC_SEATS, 0), (22, CLASSIC_SEATS, 2), (17, CLASSIC_SEATS, 0), (18, (), 2), (3, (), 0)],
+)
+def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
+    tmp_path: Path, readers: int, seats: tuple[int, ...], decoders: int
+) -> None:
+    result = build(tmp_path, BoardSpec(readers, seats), handhelds=10)
+
+    for circuit in result.circuits:
+        print(circuit.name, "ERC warnings:", circuit.erc.warnings)  # listed, not failed on
+    assert result.erc_errors == []
+    board = _netlist_parts(tmp_path / "board.net")
+    assert board["RC522_module"] == readers
+    assert board["74LVC1G125"] == readers  # one MISO buffer per reader
+    assert board["74HC154"] == decoders
+    assert board["WS2812B"] == readers
+    assert board["RPi_Pico"] == 1
+    rows = _bom_rows(result)
+    assert _quantity(rows, "board", "33") == 3 * readers  # SCK, MOSI, CS of each reader
+    assert _quantity(rows, "board", "74LVC1G125") == readers
+    assert _quantity(rows, "board", "74HC154") == decoders
+    assert _netlist_parts(tmp_path / "handheld_hub.net")["TCA9548A"] == 2
+    handheld = _netlist_parts(tmp_path / "handheld.net")
+    assert (handheld["MCP23008"], handheld["SW_Push"], handheld["SSD1306_OLED_module"]) == (1, 4, 1)
+
+
+def test_the_bom_prices_every_line_and_totals_the_table(tmp_path: Path) -> None:
+    result = build(tmp_path, BoardSpec(16, CLASSIC_SEATS), handhelds=10)
+    rows = _bom_rows(result)
+
+    assert rows and all(r["mpn"] and float(r["unit_usd"]) > 0 and r["price_date"] for r in rows)
+    for row in rows:
+        assert float(row["line_usd"]) == pytest.approx(int(row["quantity"]) * float(row["unit_usd"]), abs=0.01)
+    markdown = result.bom_md.read_text(encoding="utf-8")
+    handheld = next(c.assembly for c in result.circuits if c.name == "handheld")
+    assert handheld.copies == 10
+    grand = sum(c.assembly.unit_usd * c.assembly.copies for c in result.circuits)
+    assert f"**{grand:.2f}**" in markdown
+
+
+def _reader_nets(readers: int) -> dict[str, str]:
+    """Each part tag's pins by name -> net name, for the board of ``readers`` readers."""
+    circuit = build_board(BoardSpec(readers, ()))
+    nets = {}
+    for part in circuit.parts:
+        for pin in part.pins:
+            if pin.net is not None:
+                nets[f"{part.tag}:{pin.name}"] = pin.net.name
+    return nets
+
+
+@pytest.mark.parametrize("readers", [4, 20])
+def test_each_miso_buffer_is_enabled_by_its_own_readers_chip_select(readers: int) -> None:
+    nets = _reader_nets(readers)
+
+    for reader in range(readers):
+        select = nets[f"reader{reader}.miso_buffer:~OE"]
+        assert select == f"CS{reader}"
+        assert nets[f"reader{reader}.sda_series:1"] == select  # the resistor's hub end
+        assert nets[f"reader{reader}:SDA"] == nets[f"reader{reader}.sda_series:2"]
+        assert nets[f"reader{reader}.miso_buffer:A"] == nets[f"reader{reader}:MISO"]
+        assert nets[f"reader{reader}.miso_buffer:Y"] == "SPI0_MISO"
+
+
+def _two_modules_sharing(net_name: str) -> list[str]:
+    """Two reader modules with their MISO pins on one net, as the unbuffered board had."""
+    circuit = new_circuit()
+    with circuit:
+        net = skidl().Net
+        gnd, vcc, miso = net("GND"), net("+3V3"), net(net_name)
+        supply = parts.make(parts.AMS1117_33, "regulator")
+        supply["VOUT"] += vcc
+        supply["GND"] += gnd
+        supply["VIN"] += circuit.NC
+        for index in range(2):
+            module = parts.make(parts.RC522_MODULE, f"reader{index}")
+            module.n["MISO"] += miso
+            module.n["3V3"] += vcc
+            module.n["GND"] += gnd
+            for name in ("SDA", "SCK", "MOSI", "RST", "IRQ"):
+                module.n[name] += circuit.NC
+    return run_erc(circuit).errors
+
+
+def test_erc_fails_two_readers_driving_one_unbuffered_miso() -> None:
+    errors = _two_modules_sharing("MISO")
+
+    assert errors and any("MISO" in error for error in errors)
+
+
+def test_erc_fails_an_external_supply_on_the_picos_vbus() -> None:
+    circuit = new_circuit()
+    with circuit:
+        five = skidl().Net("+5V")
+        gnd = skidl().Net("GND")
+        supply = parts.make(parts.SUPPLY_5V, "supply")
+        supply["+5V"] += five
+        supply["GND"] += gnd
+        pico = parts.make(parts.PICO, "pico")
+        pico.n["VBUS"] += five  # docs/hardware.md: never connect the external 5 V here
+        for pin in pico.pins:
+            if not pin.is_connected():
+                pin += gnd if pin.name == "GND" else circuit.NC
+    errors = run_erc(circuit).errors
+
+    assert any("VBUS" in error for error in errors)
+
+
+def test_erc_fails_a_floating_input() -> None:
+    circuit = new_circuit()
+    with circuit:
+        net = skidl().Net
+        gnd, vcc = net("GND"), net("+3V3")
+        supply = parts.make(parts.AMS1117_33, "regulator")
+        supply["VOUT"] += vcc
+        supply["GND"] += gnd
+        supply["VIN"] += circuit.NC
+        buffer = parts.make(parts.LVC1G125, "reader0.miso_buffer")
+        buffer.n["VCC"] += vcc
+        buffer.n["GND"] += gnd
+        buffer.n["Y"] += circuit.NC
+        buffer.n["A"] += circuit.NC
+        # ~OE left floating: the buffer would drive MISO at random
+    errors = run_erc(circuit).errors
+
+    assert errors == [next(e for e in errors if "~OE" in e)]
+
+
+def _config_constants() -> dict[str, object]:
+    tree = ast.parse((ROOT / "firmware" / "config.py").read_text(encoding="utf-8"))
+    found: dict[str, object] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "const":
+                value = value.args[0]
+            try:
+                found[node.targets[0].id] = ast.literal_eval(value)
+            except ValueError:
+                continue
+    return found
+
+
+def test_the_circuits_room_bus_matches_the_firmware_config() -> None:
+    config = _config_constants()
+
+    assert (config["SPI_SCK"], config["SPI_MOSI"], config["SPI_MISO"]) == (
+        pinout.SPI0_SCK, pinout.SPI0_MOSI, pinout.SPI0_MISO)
+    assert config["READER_RST"] == pinout.READER_RST
+    cs_pins = config["CS_PINS"]
+    assert isinstance(cs_pins, tuple) and cs_pins[:16] == pinout.DIRECT_CS[:16]
+
+
+def test_board_spec_refuses_impossible_builds() -> None:
+    with pytest.raises(ValueError, match="readers must be 1 to 32"):
+        BoardSpec(33)
+    with pytest.raises(ValueError, match=r"seat readers \[10, 11\]"):
+        BoardSpec(10, (9, 10, 11))
+
+
+def test_the_command_line_builds_and_reports_errors_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["build", str(tmp_path / "out"), "--readers", "5", "--seats", "none",
+                 "--handhelds", "3"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "board.net", "bom.csv", "bom.md", "handheld.net", "handheld_hub.net"]
+    capsys.readouterr()
+
+    assert main(["build", str(tmp_path / "bad"), "--handhelds", "17"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: handhelds must be 1 to 16, got 17\n"
+
+
+def test_loading_skidl_writes_nothing_in_the_working_directory_and_prints_nothing(tmp_path: Path) -> None:
+    # A bare import of skidl writes <script>.log and .erc here and warns on stderr.
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    code = "from hardware.circuits.skidl_session import skidl, new_circuit; skidl(); new_circuit()"
+    done = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "HOME": str(home), "PATH": "/usr/bin:/bin"},
+                          timeout=120, check=False)
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert list(work.iterdir()) == []
