@@ -1,8 +1,10 @@
 """``clue-companion board``: draw an edition's board, summarise it, or check a map file.
 
 ``board EDITION --svg FILE --png FILE`` writes pictures to compare with the
-real board; ``board EDITION`` prints a text summary; ``board check MAPFILE``
-lists every problem of an edited map, as ``FILE:LINE:COL: message`` lines.
+real board; ``board EDITION --template FILE`` writes the 1:1 antenna placement
+template (docs/hardware.md); ``board EDITION`` prints a text summary;
+``board check MAPFILE`` lists every problem of an edited map, as
+``FILE:LINE:COL: message`` lines.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from companion.rules.edition import (
     _edition_key as edition_key,  # name -> bundled id ("Master Detective" -> master_detective)
 )
 from companion.rules.errors import ClueError, EditionError
+from companion.table import template
+from companion.table.zones import ZoneMap
+from hardware.hardware_config import load_hardware_config
 
 # "# edition: classic" in a map's comments names the edition whose legend it uses.
 EDITION_HEADER = re.compile(r"^#[ \t]+edition:\s*(\S.*?)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -35,13 +40,23 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     board = commands.add_parser(
         "board",
         help="draw an edition's board (--svg/--png), summarise it, or check a map file",
-        description="board EDITION [--svg FILE] [--png FILE]  |  board check MAPFILE [--edition ID]",
+        description="board EDITION [--svg FILE] [--png FILE] [--template FILE [--square-mm MM] [--config FILE] "
+                    "[--all-doors]]  |  board check MAPFILE [--edition ID]",
     )
     board.add_argument("target", metavar="EDITION|check", help="an edition id or name, or 'check'")
     board.add_argument("mapfile", nargs="?", metavar="MAPFILE", help="with check: the map file to check")
     board.add_argument("--svg", metavar="FILE", help="write the board as an SVG picture")
     board.add_argument("--png", metavar="FILE", help="write the board as a PNG picture (needs Pillow)")
     board.add_argument("--scale", type=float, default=1.0, help="PNG size multiplier (default 1)")
+    board.add_argument("--template", metavar="FILE",
+                       help="write the 1:1 antenna placement template (SVG in mm: print at 100%%)")
+    board.add_argument("--square-mm", type=float, default=template.DEFAULT_SQUARE_MM, metavar="MM",
+                       help=f"with --template: one square of your board in mm (default {template.DEFAULT_SQUARE_MM:g}, "
+                            "a Classic board)")
+    board.add_argument("--config", metavar="FILE", help="with --template: the hardware config whose [zones] to draw "
+                       "(default: the edition's default layout)")
+    board.add_argument("--all-doors", action="store_true",
+                       help="with --template: also draw a door reader under every door, to see which cross-read")
     board.add_argument("--edition", metavar="ID", help="with check: the edition whose legend the map uses (default: its '# edition: ID' line)")
     board.set_defaults(command=run)
 
@@ -57,7 +72,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a MAPFILE and --edition go with board check; to draw, use board EDITION --svg/--png")
     edition = load_edition(args.target)
     edition.require_board()
+    if args.template is None and (args.config is not None or args.all_doors):
+        raise UsageError("--config and --all-doors go with --template FILE")
+    if args.template is not None:
+        zones = template_zones(edition, args.config, args.all_doors)
+        _write(args.template, template.template_svg(edition, zones, args.square_mm).encode("utf-8"))
     if args.svg is None and args.png is None:
+        if args.template is not None:
+            return 0
         for line in summary(edition):
             print(line)
         return 0
@@ -68,6 +90,20 @@ def run(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write(args.png, drawing.board_png_bytes(edition, args.scale))
     return 0
+
+
+def template_zones(edition: Edition, config: str | None, all_doors: bool) -> ZoneMap:
+    """The readers to draw: the config's ``[zones]`` over the default layout, plus a door reader at every door."""
+    specs: dict[int, str] = {}
+    if config is not None:
+        specs = dict(load_hardware_config(config).zones)
+    zones = ZoneMap.with_specs(edition, specs)
+    if all_doors:
+        first = max(zones.readers(), default=-1) + 1
+        board = edition.require_board()
+        doors = {first + n: f"door:{door}" for n, door in enumerate(board.door_cells)}
+        zones = ZoneMap.with_specs(edition, {**specs, **doors})
+    return zones
 
 
 def _write(path: str, data: bytes) -> None:

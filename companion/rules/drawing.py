@@ -184,6 +184,12 @@ def board_drawing(title: str, board: Board, layout: Layout = Layout()) -> Drawin
     return Drawing(width, height, title, tuple(shapes))
 
 
+def grid_shapes(board: Board, layout: Layout) -> list[Shape]:
+    """The grid alone (squares, rooms, walls, doors, labels), for drawings built on it (the antenna template)."""
+    return [*_cells(board, layout), *_walls_and_doors(board, layout), *_square_labels(board, layout),
+            *_room_labels(board, layout)]
+
+
 def _grid(board: Board) -> Iterator[tuple[int, int, str]]:
     for row in range(board.height):
         for col in range(board.width):
@@ -324,8 +330,9 @@ def board_svg(edition: Edition) -> str:
     return to_svg(board_drawing(edition.name, edition.require_board()))
 
 
-def to_svg(drawing: Drawing) -> str:
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{drawing.width}" height="{drawing.height}" '
+def to_svg(drawing: Drawing, unit: str = "") -> str:
+    """The drawing as SVG text; ``unit`` ("mm") sizes it for print, one drawing unit to one ``unit``."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{drawing.width}{unit}" height="{drawing.height}{unit}" '
             f'viewBox="0 0 {drawing.width} {drawing.height}" font-family="sans-serif">')
     body = [f"<title>{escape(drawing.title)}</title>"] + [_svg_shape(shape) for shape in drawing.shapes]
     return "\n".join([head, *body, "</svg>", ""])

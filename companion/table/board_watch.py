@@ -5,6 +5,11 @@ sighting means (a move, nothing, or "put it back"); :func:`differences` lists
 what to fix when the sensed board is reconciled with the game at start, after
 a reconnect and after resume.
 
+A piece is judged by the zones it is seen in, not by the readers: a room with
+several antennas is one zone, so a piece seen by two antennas of one room is
+one piece in that room, and a piece slid from one to the other has not moved.
+Seen in two different places, it is in neither until one is cleared.
+
 >>> from companion import Setup, new_game
 >>> from companion.rules.edition import load_edition
 >>> from companion.table.tags import Piece, TagMap
@@ -242,11 +247,12 @@ def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sen
     for piece, expected in expected_places(state).items():
         at = seen.get(piece, frozenset())
         if not agrees(state, zones, piece, at):
-            found.append(_record(zones, piece, expected, at, _sentence(state, zones, piece, expected, at)))
+            text = _sentence(state, zones, piece, expected, at)
+            found.append(_record(zones, piece, expected, at, text, _seeing(sensed, zones, tags, piece, at)))
     for piece in sorted(p for p in seen if p.kind == "card"):
         stray = frozenset(zone for zone in seen[piece] if zone.kind not in CARD_ZONES)
         if stray:
-            found.append(_stray_card(state, zones, piece, stray))
+            found.append(_stray_card(state, zones, piece, stray, _seeing(sensed, zones, tags, piece, stray)))
     for reader, uid in unknown:
         text = f"Unknown tag {uid} on {_reader_name(zones, reader)}: enrol it with clue-companion enroll."
         zone = zones.zone(reader)
@@ -270,7 +276,8 @@ def for_viewer(entry: Mapping[str, Any], viewer: str | None) -> str:
     return str(entry["named"] if holder is not None and holder in (viewer, PUBLIC) else entry["text"])
 
 
-def _stray_card(state: GameState, zones: ZoneMap, piece: Piece, stray: frozenset[Zone]) -> dict[str, Any]:
+def _stray_card(state: GameState, zones: ZoneMap, piece: Piece, stray: frozenset[Zone],
+                readers: list[int]) -> dict[str, Any]:
     """A card off its pads: the table reads "a card", its holder reads which (a hand's card is a secret).
 
     A card in the envelope or aside is named to no one.
@@ -278,14 +285,20 @@ def _stray_card(state: GameState, zones: ZoneMap, piece: Piece, stray: frozenset
     where = ' and '.join(map(_zone_at, _in_reader_order(zones, stray)))
     holders = [seat for seat, hand in zip(state.seats, state.hands) if piece.name in hand]
     holder = PUBLIC if piece.name in state.face_up else holders[0] if holders else None
-    entry = _record(zones, Piece("card", ""), None, stray, f"A card is {where}: take it off.")
+    entry = _record(zones, Piece("card", ""), None, stray, f"A card is {where}: take it off.", readers)
     entry.update(piece=None, holder=holder, named=f"The {piece.name} card is {where}: take it off.")
     return entry
 
 
-def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], text: str) -> dict[str, Any]:
+def _seeing(sensed: Sensed, zones: ZoneMap, tags: TagMap, piece: Piece, where: frozenset[Zone]) -> list[int]:
+    """The readers (antennas) that see ``piece`` in one of the zones ``where``, in reader order."""
+    return sorted(reader for reader, uids in sensed.items()
+                  if zones.zone(reader) in where and any(tags.piece(uid) == piece for uid in uids))
+
+
+def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], text: str,
+            readers: list[int]) -> dict[str, Any]:
     ordered = _in_reader_order(zones, seen)
-    readers = [reader for reader, zone in zones.items() if zone in seen]
     return {"piece": piece.name, "kind": piece.kind, "expected": expected,
             "seen": [zone.describe() for zone in ordered], "readers": readers, "text": text}
 
@@ -293,8 +306,9 @@ def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[
 def signal_for(zones: ZoneMap, verdict: Verdict) -> tuple[int, ...]:
     """The readers to light for a :class:`PutBack`: where the piece belongs, and where it was seen.
 
-    Where it belongs is the room's own reader(s), else its door readers, or a
-    space's reader; nothing for an off-board place.
+    Where it belongs is the room's own readers (all its antennas), else its
+    door readers, or a space's reader; nothing for an off-board place. Where it
+    was seen is every reader of that zone: the whole wrong room lights.
     """
     if not isinstance(verdict, PutBack):
         return ()

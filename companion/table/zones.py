@@ -2,21 +2,24 @@
 
 Each reader of the board link watches one :class:`Zone`: a room, a door square
 (which belongs to its room on our maps), a special hallway space, the centre,
-or a seat pad at the table edge where players lay cards. A :class:`ZoneMap`
-holds one board layout; :meth:`ZoneMap.default` gives the numbering of
-``docs/hardware.md`` and :meth:`ZoneMap.with_specs` applies a hardware
-config's overrides such as ``{16: "door:l19"}``.
+or a seat pad at the table edge where players lay cards. A room may have
+several readers (antennas): they watch the same zone, so a piece seen by two
+of them is one piece in that room. A :class:`ZoneMap` holds one board layout;
+:meth:`ZoneMap.default` gives the numbering of ``docs/hardware.md`` and
+:meth:`ZoneMap.with_specs` applies a hardware config's overrides such as
+``{29: "door:l19"}``.
 
 >>> from companion.rules.edition import load_edition
->>> zones = ZoneMap.with_specs(load_edition("classic"), {16: "door:L19"})
->>> zones.zone(0).describe(), zones.zone(9).describe(), zones.zone(16).describe()
+>>> zones = ZoneMap.with_specs(load_edition("classic"), {29: "door:L19"})
+>>> zones.zone(0).describe(), zones.zone(9).describe(), zones.zone(29).describe()
 ('the Kitchen', 'the centre', 'the Hall doorway (l19)')
->>> zones.room_reader("Hall"), zones.pad(2), len(zones)
-(7, 11, 17)
+>>> zones.room_reader("Hall"), zones.room_readers("Hall"), zones.pad(2), len(zones)
+(7, (7, 26, 27), 11, 30)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -29,6 +32,16 @@ from companion.rules.errors import ClueError, UnknownCard
 ZoneKind = Literal["room", "door", "space", "centre", "seat"]
 ZONE_KINDS: tuple[ZoneKind, ...] = ("room", "door", "space", "centre", "seat")
 SPEC_FORMS = "room:NAME, door:SQUARE, space:SQUARE, centre or seat:N"
+
+# Antennas per room (docs/hardware.md, "Sensing"): an RC522 module's antenna
+# (about 40 x 60 mm) holds about 6 pieces on 2 x 3 squares of ~21 mm, and a
+# room may hold 12 (six movers, six weapons), so at least 2; then one per
+# 18 squares, so about a third of a big room is under antennas; at most 3, to
+# keep the reader count (and a full scan) within two or three 74HC154s.
+ROOM_PIECES = 12
+PIECES_PER_ANTENNA = 6
+SQUARES_PER_ANTENNA = 18
+MOST_ANTENNAS = 3
 
 
 class ZoneError(ClueError, ValueError):
@@ -114,25 +127,35 @@ class ZoneMap:
         self._zones = dict(sorted(zones.items()))
 
     @classmethod
-    def default(cls, edition: Edition, pads: int | None = None) -> ZoneMap:
-        """One reader per room, then the centre, then seat pads 1..``pads``.
+    def default(cls, edition: Edition, pads: int | None = None, antennas: int | None = None) -> ZoneMap:
+        """A reader per room, then the centre, then seat pads 1..``pads``, then the rooms' other antennas.
 
         Rooms come in the deck's card order, then board rooms that are not
         cards. Where the centre is itself a room (the start room, or the room
-        accusations are made from), that room's reader is the centre's.
-        ``pads`` defaults to the edition's most players.
+        accusations are made from), that room's readers are the centre's.
+        ``pads`` defaults to the edition's most players. Each room has
+        ``antennas`` readers, by default :func:`room_antennas` (2 or 3 by its
+        size); the first ones keep the numbers of a one-reader-per-room board,
+        so the others come last, room by room.
 
         >>> from companion.rules.edition import load_edition
         >>> ZoneMap.default(load_edition("big_bang_theory")).zone(9)
         Zone(kind='centre', place='Centre', square=None, seat=None, mark=None)
+        >>> len(ZoneMap.default(load_edition("classic"), antennas=1))
+        16
         """
         centre = centre_zone(edition)
-        rooms = [room for room in _rooms(edition) if room != centre.place]
-        zones = [Zone("room", room) for room in rooms] + [centre]
+        rooms = [Zone("room", room) for room in _rooms(edition) if room != centre.place]
         count = edition.max_players if pads is None else pads
         if count < 0:
             raise ZoneError(f"pads is {count}; expected 0 or more seat pads")
-        zones += [Zone("seat", seat=number) for number in range(1, count + 1)]
+        if antennas is not None and antennas < 1:
+            raise ZoneError(f"antennas is {antennas}; expected 1 or more readers per room")
+        zones = rooms + [centre] + [Zone("seat", seat=number) for number in range(1, count + 1)]
+        for zone in rooms + [centre]:
+            if zone.place is not None:  # the cellar centre is a card pad: one reader
+                more = (antennas or room_antennas(edition, zone.place)) - 1
+                zones += [zone] * more
         return cls(dict(enumerate(zones)))
 
     @classmethod
@@ -154,8 +177,12 @@ class ZoneMap:
         return self._zones.get(reader)
 
     def room_reader(self, room: str) -> int | None:
-        """The (first) reader under ``room`` itself, not at one of its doors."""
-        return next((r for r, z in self._zones.items() if z.kind in ("room", "centre") and z.place == room), None)
+        """The first reader under ``room`` itself, not at one of its doors."""
+        return next(iter(self.room_readers(room)), None)
+
+    def room_readers(self, room: str) -> tuple[int, ...]:
+        """Every reader (antenna) under ``room`` itself, in reader order; its doors' are not."""
+        return tuple(r for r, z in self._zones.items() if z.kind in ("room", "centre") and z.place == room)
 
     def readers_for(self, place: str) -> tuple[int, ...]:
         """Every reader a piece at ``place`` may stand on: the room's and its doors', or the space's."""
@@ -196,6 +223,22 @@ def centre_zone(edition: Edition) -> Zone:
             if room in board.rooms and room not in edition.deck.rooms:
                 return Zone("centre", room)
     return Zone("centre")
+
+
+def room_antennas(edition: Edition, room: str) -> int:
+    """How many readers the default layout puts under ``room``: 2, or 3 in a room of 37 squares or more.
+
+    Without a board map a room's size is unknown: it gets the least, 2.
+
+    >>> from companion.rules.edition import load_edition
+    >>> classic = load_edition("classic")
+    >>> room_antennas(classic, "Study"), room_antennas(classic, "Ballroom")
+    (2, 3)
+    """
+    least = math.ceil(ROOM_PIECES / PIECES_PER_ANTENNA)
+    board = edition.board
+    squares = sum(1 for owner in board.cells.values() if owner == room) if board is not None else 0
+    return max(least, min(MOST_ANTENNAS, math.ceil(squares / SQUARES_PER_ANTENNA)))
 
 
 def _rooms(edition: Edition) -> list[str]:

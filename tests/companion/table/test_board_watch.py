@@ -5,7 +5,8 @@ weapons in the rooms as: Candlestick in the Lounge, Knife in the Hall, Lead
 Pipe in the Study, Revolver in the Billiard Room, Rope in the Library, Wrench in
 the Ballroom. Scarlet starts on h25, six steps from the Lounge; Mustard on a18.
 Readers are those of docs/hardware.md: Kitchen 0 ... Lounge 6, Hall 7, Study 8,
-the centre 9, seat pads 10-15.
+the centre 9, seat pads 10-15, then the rooms' other antennas (Kitchen 16, ...,
+Lounge 24 and 25, Hall 26 and 27, Study 28).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from companion.table.zones import Zone, ZoneMap
 CLASSIC = load_edition("classic")
 ZONES = ZoneMap.default(CLASSIC)
 KITCHEN, LIBRARY, LOUNGE, HALL, STUDY, CENTRE = 0, 5, 6, 7, 8, 9
+KITCHEN_2, LIBRARY_2, LOUNGE_2, LOUNGE_3, HALL_2, HALL_3 = 16, 23, 24, 25, 26, 27
 UNKNOWN = "04:A2:1B:3C"
 
 
@@ -124,7 +126,7 @@ def test_mustards_mover_seen_in_the_kitchen_on_scarlets_turn_is_put_back() -> No
     state = game()
     verdict = judge(state, ZONES, mover(MUSTARD), room("Kitchen"))
     assert verdict == PutBack(mover(MUSTARD), "a18", "Put Colonel Mustard back on a18.", room("Kitchen"))
-    assert signal_for(ZONES, verdict) == (KITCHEN,)  # a18 has no reader: only the wrong one lights
+    assert signal_for(ZONES, verdict) == (KITCHEN, KITCHEN_2)  # a18 has no reader: only the wrong room lights
 
 
 def test_a_mover_whose_seat_is_not_played_is_put_back() -> None:
@@ -143,7 +145,7 @@ def test_scarlet_takes_the_secret_passage_before_rolling_a_move() -> None:
     assert judge(state, ZONES, mover(SCARLET), room("Conservatory")) == MoveTo(SCARLET, "Conservatory")
     verdict = judge(state, ZONES, mover(SCARLET), room("Kitchen"))
     assert isinstance(verdict, PutBack) and verdict.text == "Put Miss Scarlet back in the Lounge: roll first."
-    assert signal_for(ZONES, verdict) == (KITCHEN, LOUNGE)
+    assert signal_for(ZONES, verdict) == (KITCHEN, LOUNGE, KITCHEN_2, LOUNGE_2, LOUNGE_3)
 
 
 def test_a_room_out_of_reach_of_the_roll_is_refused_with_the_reason() -> None:
@@ -175,7 +177,7 @@ def test_a_weapon_moved_by_hand_is_put_back() -> None:
     state = game()
     verdict = judge(state, ZONES, weapon("Rope"), room("Kitchen"))
     assert verdict == PutBack(weapon("Rope"), "Library", "Put the Rope back in the Library.", room("Kitchen"))
-    assert signal_for(ZONES, verdict) == (KITCHEN, LIBRARY)
+    assert signal_for(ZONES, verdict) == (KITCHEN, LIBRARY, KITCHEN_2, LIBRARY_2)
     assert judge(state, ZONES, weapon("Rope"), room("Library")) == Agrees()
 
 
@@ -186,7 +188,7 @@ def test_a_weapon_off_the_board_is_taken_off() -> None:
     zones = ZoneMap.default(detective)
     verdict = judge(state, zones, weapon("Poison"), room("Kitchen", zones))
     assert isinstance(verdict, PutBack) and verdict.text == "Take the Poison off the board."
-    assert signal_for(zones, verdict) == (zones.room_reader("Kitchen"),)
+    assert signal_for(zones, verdict) == zones.room_readers("Kitchen")
 
 
 def test_cards_are_laid_on_rooms_and_pads_but_not_on_doors() -> None:
@@ -213,7 +215,7 @@ def test_a_mover_seen_in_its_room_and_on_its_door_agrees() -> None:
 
 
 def test_a_piece_in_a_room_without_a_reader_must_not_be_seen_elsewhere() -> None:
-    zones = ZoneMap.with_specs(CLASSIC, {LIBRARY: "seat:7"})  # the Library's reader is unplugged
+    zones = ZoneMap.with_specs(CLASSIC, {LIBRARY: "seat:7", LIBRARY_2: "seat:8"})  # the Library's readers unplugged
     state = game()
     assert agrees(state, zones, weapon("Rope"), frozenset())
     assert not agrees(state, zones, weapon("Rope"), frozenset({room("Hall")}))
@@ -292,12 +294,12 @@ def test_an_envelope_card_off_its_pads_is_named_to_no_one() -> None:
 def test_the_differences_as_data_for_the_web() -> None:
     state = game()
     sensed = on_reader(board_as_the_game_says(state, ZONES), KITCHEN, weapon("Knife"))
-    sensed[20] = {UNKNOWN}
+    sensed[40] = {UNKNOWN}
     assert differences_data(state, ZONES, TAGS, frozen(sensed)) == [
         {"piece": "Knife", "kind": "weapon", "expected": "Hall", "seen": ["the Kitchen"], "readers": [KITCHEN],
          "text": "The Knife should be in the Hall but is in the Kitchen."},
-        {"piece": None, "kind": "unknown", "expected": None, "uid": UNKNOWN, "seen": [], "readers": [20],
-         "text": f"Unknown tag {UNKNOWN} on reader 20: enrol it with clue-companion enroll."},
+        {"piece": None, "kind": "unknown", "expected": None, "uid": UNKNOWN, "seen": [], "readers": [40],
+         "text": f"Unknown tag {UNKNOWN} on reader 40: enrol it with clue-companion enroll."},
     ]
 
 
@@ -307,6 +309,42 @@ def test_sightings_merge_spare_tags_and_skip_unmapped_readers() -> None:
                               ZONES, tags)
     assert seen == {mover(SCARLET): frozenset({room("Lounge"), room("Hall")})}
     assert unknown == [(HALL, "FF")]
+
+
+# --- rooms with several antennas ----------------------------------------------------------------
+
+
+def test_a_weapon_seen_by_two_antennas_of_its_room_is_one_piece_in_that_room() -> None:
+    state = game()
+    sensed = on_reader(board_as_the_game_says(state, ZONES), HALL_2, weapon("Knife"))  # the Knife is in the Hall
+    sensed[HALL].add(uid(weapon("Knife"), CLASSIC))
+    seen, _ = sightings(frozen(sensed), ZONES, TAGS)
+    assert seen[weapon("Knife")] == frozenset({room("Hall")})
+    assert differences(state, ZONES, TAGS, frozen(sensed)) == []
+    assert judge(state, ZONES, weapon("Knife"), ZONES.zone(HALL_3) or Zone("centre")) == Agrees()
+
+
+def test_a_weapon_slid_from_one_antenna_of_its_room_to_another_stays_put() -> None:
+    state = game()
+    before = on_reader(board_as_the_game_says(state, ZONES), HALL, weapon("Knife"))
+    after = on_reader(before, HALL_3, weapon("Knife"))
+    for board in (before, after):
+        assert differences(state, ZONES, TAGS, frozen(board)) == []
+
+
+def test_a_piece_on_antennas_of_two_rooms_is_still_a_conflict() -> None:
+    state = game()
+    sensed = on_reader(board_as_the_game_says(state, ZONES), HALL_2, weapon("Knife"))
+    sensed[KITCHEN_2].add(uid(weapon("Knife"), CLASSIC))
+    [entry] = differences_data(state, ZONES, TAGS, frozen(sensed))
+    assert entry["text"] == "The Knife should be in the Hall but is also in the Kitchen."
+    assert entry["readers"] == [KITCHEN_2, HALL_2]  # the antennas that see it, not every antenna of those rooms
+
+
+def test_the_mover_on_turn_seen_on_any_antenna_of_a_reachable_room_moves_there() -> None:
+    state, _ = play(game(), Roll(SCARLET, (6,)))  # h25 to the Lounge is 6
+    for reader in ZONES.room_readers("Lounge"):
+        assert judge(state, ZONES, mover(SCARLET), ZONES.zone(reader) or Zone("centre")) == MoveTo(SCARLET, "Lounge")
 
 
 # --- properties over random games -----------------------------------------------------------------

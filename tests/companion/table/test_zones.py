@@ -2,7 +2,8 @@
 
 The Classic default must be the table in docs/hardware.md ("Reader placement
 (Classic)"), which makers wire their boards by; the hardware config may then
-move or add readers with specs such as ``16: "door:l19"``.
+move or add readers with specs such as ``29: "door:l19"``. A room has 2 or 3
+readers (antennas) by its size; they all watch the one room.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from companion.table.zones import Zone, ZoneError, ZoneMap, doors_in_order, pars
 HARDWARE_DOC = Path(__file__).resolve().parents[3] / "docs" / "hardware.md"
 CLASSIC = load_edition("classic")
 # docs/hardware.md, "Other editions": readers per edition with every seat pad fitted.
-READERS = {"classic": 16, "big_bang_theory": 16, "doctor_who": 16, "master_detective": 23}
+READERS = {"classic": 29, "big_bang_theory": 31, "doctor_who": 31, "master_detective": 37}
 
 
 def placement_table() -> list[list[str]]:
@@ -35,6 +36,10 @@ def without_board(edition: Edition) -> Edition:
     return dataclasses.replace(edition, board=None)
 
 
+def squares(edition: Edition, room: str) -> int:
+    return sum(1 for owner in edition.require_board().cells.values() if owner == room)
+
+
 # --- the default maps ----------------------------------------------------------------------------
 
 
@@ -43,8 +48,9 @@ def test_the_classic_default_is_the_table_in_the_hardware_docs() -> None:
     board = CLASSIC.require_board()
     rows = placement_table()
     assert len(rows) == 11  # nine rooms, the centre, one row for the seat pads
-    for reader, place, _, doors in rows[:9]:
-        assert zones.zone(int(reader)) == Zone("room", place)
+    for readers, place, antennas, doors in rows[:9]:
+        assert zones.room_readers(place) == tuple(int(n) for n in readers.split(", ")), place
+        assert int(antennas) == len(zones.room_readers(place))
         on_map = [door for door in doors_in_order(CLASSIC, board) if board.room_at(door) == place]
         assert ", ".join(on_map) == doors
     assert rows[9][0] == "9" and rows[9][1].startswith("Centre")
@@ -52,7 +58,15 @@ def test_the_classic_default_is_the_table_in_the_hardware_docs() -> None:
     first, last = (int(n) for n in rows[10][0].split("–"))
     assert rows[10][1].startswith(f"Seat pads 1–{last - first + 1}")
     assert [zones.zone(r) for r in range(first, last + 1)] == [Zone("seat", seat=n) for n in range(1, 7)]
-    assert zones.readers() == tuple(range(16))
+    assert zones.readers() == tuple(range(29))
+
+
+def test_a_one_reader_per_room_board_keeps_its_numbers_as_the_first_readers() -> None:
+    """Readers 0-15 of a board built with one reader per room mean what they meant; the others come after."""
+    old, new = ZoneMap.default(CLASSIC, antennas=1), ZoneMap.default(CLASSIC)
+    assert len(old) == 16
+    assert all(new.zone(reader) == zone for reader, zone in old.items())
+    assert all(zone.kind == "room" for reader, zone in new.items() if reader >= 16)
 
 
 @pytest.mark.parametrize("edition_id", bundled_ids())
@@ -62,30 +76,49 @@ def test_every_bundled_edition_has_a_default_map(edition_id: str) -> None:
     assert len(zones) == READERS[edition_id]
     assert zones.readers() == tuple(range(len(zones)))
     for room in edition.require_board().rooms:
-        assert zones.room_reader(room) is not None, room
-    assert [zones.pad(n) for n in range(1, edition.max_players + 1)] == list(
-        range(len(zones) - edition.max_players, len(zones)))
-    assert sum(1 for _, zone in zones.items() if zone.kind == "centre") == 1
+        readers = zones.room_readers(room)
+        # 12 pieces on antennas of ~6 squares: at least 2; a third of a big room under antennas: up to 3.
+        assert len(readers) == (3 if squares(edition, room) > 36 else 2), room
+        assert zones.room_reader(room) == readers[0]
+    pads = [zones.pad(n) for n in range(1, edition.max_players + 1)]
+    assert pads == list(range(pads[0] or 0, (pads[0] or 0) + edition.max_players))
+    assert sum(1 for _, zone in zones.items() if zone.kind == "centre" and zone.place is None) <= 1
     assert ZoneMap.with_specs(edition, zones.as_specs()) == zones
 
 
 def test_the_centre_is_a_room_where_the_board_has_one() -> None:
     assert ZoneMap.default(load_edition("doctor_who")).zone(9) == Zone("centre", "Centre")
     assert ZoneMap.default(load_edition("big_bang_theory")).room_reader("Centre") == 9
-    # Master Detective: every mover starts in the Cloakroom, in the middle of the board.
+    # Master Detective: every mover starts in the Cloakroom, in the middle of the board (64 squares: 3 antennas).
     detective = ZoneMap.default(load_edition("master_detective"))
     assert detective.zone(12) == Zone("centre", "Cloakroom")
     assert detective.zone(12).describe() == "the Cloakroom"  # type: ignore[union-attr]
+    assert [detective.zone(r) for r in detective.room_readers("Cloakroom")] == [Zone("centre", "Cloakroom")] * 3
 
 
 def test_fewer_seat_pads_when_asked() -> None:
     zones = ZoneMap.default(CLASSIC, pads=3)
-    assert len(zones) == 13 and zones.pad(3) == 12 and zones.pad(4) is None
+    assert len(zones) == 26 and zones.pad(3) == 12 and zones.pad(4) is None
+    assert zones.room_readers("Kitchen") == (0, 13)
 
 
-def test_an_edition_without_a_board_still_has_rooms_centre_and_pads() -> None:
+def test_an_edition_without_a_board_gives_every_room_the_least_antennas() -> None:
     zones = ZoneMap.default(without_board(CLASSIC))
-    assert zones == ZoneMap.default(CLASSIC)
+    assert [len(zones.room_readers(room)) for room in CLASSIC.deck.rooms] == [2] * 9
+    assert zones.zone(9) == Zone("centre") and zones.pad(1) == 10
+
+
+def test_antennas_per_room_can_be_fixed_but_not_below_one() -> None:
+    assert len(ZoneMap.default(CLASSIC, antennas=2).room_readers("Ballroom")) == 2
+    with pytest.raises(ZoneError, match="antennas is 0"):
+        ZoneMap.default(CLASSIC, antennas=0)
+
+
+def test_several_readers_may_watch_one_room_and_only_the_room_not_its_doors() -> None:
+    zones = ZoneMap.with_specs(CLASSIC, {29: "door:l19", 30: "room:Hall"})
+    assert zones.room_readers("Hall") == (7, 26, 27, 30)
+    assert zones.readers_for("Hall") == (7, 26, 27, 29, 30)
+    assert zones.room_readers("Cellar") == () and zones.room_reader("Cellar") is None
 
 
 # --- describing zones ----------------------------------------------------------------------------
@@ -138,13 +171,13 @@ def test_specs_of_the_other_editions_resolve_through_their_boards() -> None:
 
 
 def test_specs_replace_and_add_readers() -> None:
-    zones = ZoneMap.with_specs(CLASSIC, {16: "door:l19", 17: "door:o21", 9: "space:h25"})
-    assert len(zones) == 18
+    zones = ZoneMap.with_specs(CLASSIC, {29: "door:l19", 30: "door:o21", 9: "space:h25"})
+    assert len(zones) == 31
     assert zones.zone(9) == Zone("space", "h25", square="h25")
-    assert zones.readers_for("Hall") == (7, 16, 17)
+    assert zones.readers_for("Hall") == (7, 26, 27, 29, 30)
     assert zones.room_reader("Hall") == 7
     assert zones.readers_for("h25") == (9,)
-    assert zones.as_specs()[16] == "door:l19" and zones.as_specs()[0] == "room:Kitchen"
+    assert zones.as_specs()[29] == "door:l19" and zones.as_specs()[0] == "room:Kitchen"
 
 
 DOORS = "doors: e7, i6, p6, j8, o8, t6, h13, g16, s10, w13, u15, r17, g20, l19, m19, o21, r22"
