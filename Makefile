@@ -40,6 +40,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/web.py --quick
 	$(BIN)/python benchmarks/deduction.py --quick
 	$(BIN)/python benchmarks/abuse.py --quick
+	$(BIN)/python benchmarks/handhelds.py
 
 screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots

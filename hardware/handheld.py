@@ -1,4 +1,4 @@
-"""A seat's handheld: a 128x64 OLED (luma.oled) and three or four buttons (gpiozero).
+"""A seat's handheld: a 128x64 OLED (luma.oled) and three or four buttons (gpiozero, or an MCP23008).
 
 The unit shows the seat's newest view through :mod:`companion.table.prompts` and
 :mod:`hardware.screens`, and turns button presses into commands for the
@@ -6,9 +6,16 @@ session. Like gpiozero's devices it has a real and a mock side behind one
 interface: the display is luma's SSD1306/SH1106 on I2C (through a TCA9548A
 multiplexer) or SPI, or luma's ``dummy`` device, or luma.emulator's
 ``capture`` (a PNG per frame); the buttons take their pins from a gpiozero
-pin factory, ``MockFactory`` in tests. :meth:`Handheld.press` is the driving
-method: on mock pins it drives the button's pin low then high, so the real
+pin factory, ``MockFactory`` in tests, or sit on an MCP23008 expander on the
+unit's channel (:mod:`hardware.expander`; :mod:`hardware.i2c_mock` in tests).
+:meth:`Handheld.press` is the driving method: on mock pins (or a mock
+expander) it drives the button's pin low then high, so the real
 ``when_pressed`` path runs.
+
+Hot-plug: a transfer that fails marks the unit as failing (:attr:`Handheld.error`,
+logged once) and its display as needing its init sequence again; every quarter
+second the render thread (:meth:`Handheld.check`) tries again, so a replugged
+unit is switched on, shows the current screen and is logged as working again.
 
 Choosing the display: the ``display`` argument, else the config's
 ``handhelds.display``, else ``$CLUE_HANDHELD_DISPLAY``, else ``"luma"`` (real).
@@ -48,8 +55,12 @@ from companion.table.commands import Command
 from companion.table.fanout import Mailbox
 from companion.table.prompts import Menu
 
+from .expander import MCP23008, ExpanderButtons
 from .hardware_config import HandheldsConfig, HandheldWiring, HardwareConfig
+from .mux import MuxedSerial, SharedI2C
 from .screens import HEIGHT, WIDTH, render_image
+
+__all__ = ["DISPLAYS", "DISPLAY_ENV", "Handheld", "HandheldError", "SharedI2C", "open_handhelds"]
 
 log = logging.getLogger(__name__)
 
@@ -58,82 +69,13 @@ DISPLAYS = ("luma", "dummy", "capture")
 Submit = Callable[[Command], object]  # whatever it returns (a ticket, None) is ignored
 DisplayFactory = Callable[[HandheldWiring, HandheldsConfig], Any]  # returns a luma device
 View = dict[str, Any]
+CHECK_EVERY = 0.25  # seconds between a quiet unit's probes (an unplug shorter than this may go unseen)
 
 
 class HandheldError(ClueError, OSError):
     """A handheld's display or buttons could not be opened; the message names the seat and the bus."""
 
     code = "handheld"
-
-
-class SharedI2C:
-    """One I2C bus and its TCA9548A, shared by the units behind it.
-
-    The lock makes "select my channel, then write" one step, so two units
-    drawing at once never write a frame to each other's display.
-    """
-
-    def __init__(self, port: int, mux_address: int, open_bus: Callable[[int], Any] | None = None) -> None:
-        self.port = port
-        self.mux_address = mux_address
-        self._open_bus = open_bus  # None: smbus2.SMBus; tests pass a fake bus
-        self.lock = threading.RLock()
-        self._bus: Any = None
-        self._users = 0
-        self._channel: int | None = None
-
-    def acquire(self) -> Any:
-        """The open smbus2 bus (opened by the first user)."""
-        with self.lock:
-            if self._bus is None:
-                if self._open_bus is None:
-                    import smbus2
-
-                    self._open_bus = smbus2.SMBus
-                self._bus = self._open_bus(self.port)
-                self._channel = None
-            self._users += 1
-            return self._bus
-
-    def release(self) -> None:
-        with self.lock:
-            self._users -= 1
-            if self._users <= 0 and self._bus is not None:
-                self._bus.close()
-                self._bus, self._users = None, 0
-
-    def select(self, channel: int | None) -> None:
-        """Route the bus to ``channel`` (None: a display wired straight to the bus)."""
-        if channel is not None and channel != self._channel:
-            self._channel = None  # unknown until the write succeeds
-            self._bus.write_byte(self.mux_address, 1 << channel)
-            self._channel = channel
-
-
-class _MuxedSerial:
-    """luma's I2C interface with the unit's multiplexer channel selected before every write."""
-
-    def __init__(self, shared: SharedI2C, channel: int | None, address: int) -> None:
-        from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
-
-        self._shared, self._channel = shared, channel
-        self._released = False
-        self._inner = i2c(bus=shared.acquire(), address=address)
-
-    def command(self, *cmd: int) -> None:
-        with self._shared.lock:
-            self._shared.select(self._channel)
-            self._inner.command(*cmd)
-
-    def data(self, data: Sequence[int]) -> None:
-        with self._shared.lock:
-            self._shared.select(self._channel)
-            self._inner.data(data)
-
-    def cleanup(self) -> None:
-        if not self._released:  # luma's exit hook may call this again
-            self._released = True
-            self._shared.release()
 
 
 class Handheld:
@@ -155,12 +97,15 @@ class Handheld:
         self._frame = Image.new("1", (WIDTH, HEIGHT))
         self._screen: prompts.Screen | None = None  # the screen last drawn
         self._device: Any = None
+        self._serial: MuxedSerial | None = None  # a luma OLED on I2C: probed and re-initialised through it
+        self._stale = False  # the display needs its init sequence again (it failed; it may have been replugged)
+        self._faults: dict[str, str] = {}  # "display" / "buttons" -> the error while that part fails
         self._buttons: dict[str, Any] = {}
+        self._expander: ExpanderButtons | None = None
         self._own_factory: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._mailbox: Mailbox | None = None
-        self.error: str | None = None  # the last display failure after opening, if any
         self.frames = 0  # frames rendered so far: lets a viewer (the web simulator) tell a new one
 
     def __enter__(self) -> Handheld:
@@ -174,6 +119,12 @@ class Handheld:
     @property
     def label(self) -> str:
         return f"Seat {self.wiring.seat} ({self.seat})"
+
+    @property
+    def error(self) -> str | None:
+        """Why the unit is failing now (its display or its buttons stopped answering); None while it works."""
+        with self._lock:
+            return "; ".join(f"{part}: {text}" for part, text in sorted(self._faults.items())) or None
 
     def open(self) -> None:
         """Open the display, then the buttons; if the buttons fail, close the display again."""
@@ -193,6 +144,8 @@ class Handheld:
         with self._lock:
             self._screen = None
             self._draw()
+        if self._expander is not None:
+            self._expander.start()
 
     def close(self) -> None:
         """Stop the render thread, release the buttons, blank and release the display."""
@@ -215,11 +168,14 @@ class Handheld:
             self._draw()
 
     def press(self, button: str) -> None:
-        """Press ``button``: on mock pins by driving its pin low then high, else directly."""
+        """Press ``button``: on mock pins or a mock expander by driving its pin low then high, else directly."""
         if button not in prompts.BUTTONS:
             raise ValueError(f"unknown button {button!r}; expected one of {', '.join(prompts.BUTTONS)}")
         from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
+        if self._expander is not None and button in self._expander and self._expander.chip.mock() is not None:
+            self._expander.press(button)
+            return
         device = self._buttons.get(button)
         factory = getattr(device, "pin_factory", None)
         if isinstance(factory, MockFactory):
@@ -247,6 +203,21 @@ class Handheld:
                                         daemon=True)
         self._thread.start()
 
+    def check(self) -> None:
+        """Draw a failing unit again (re-initialising its OLED), or probe a quiet one; the render thread's tick."""
+        with self._lock:
+            if self._device is None:
+                return
+            if self._faults.get("display") or self._stale:
+                self._send()
+                return
+            serial = self._serial
+        if serial is not None and self._expander is None:  # an expander's polling already watches the cable
+            try:
+                serial.probe()
+            except OSError as err:
+                self._display_failed(err)
+
     def display_place(self) -> str:
         """Where the display is, in words, for messages."""
         config, wiring = self.config, self.wiring
@@ -256,16 +227,21 @@ class Handheld:
         if config.bus == "spi":
             return (f"SPI bus {wiring.spi_port} (/dev/spidev{wiring.spi_port}.{wiring.spi_device or 0}, "
                     f"DC GPIO {wiring.dc}, RST GPIO {wiring.rst})")
-        mux = f"TCA9548A 0x{config.mux_address:02X} channel {wiring.channel}, " if wiring.channel is not None else ""
+        mux_address = config.mux_for(wiring)
+        mux = f"TCA9548A 0x{mux_address:02X} channel {wiring.channel}, " if mux_address is not None else ""
         return f"I2C bus {config.i2c_port} ({mux}address 0x{config.display_address:02X})"
 
     # -- inside ----------------------------------------------------------------------------------
 
     def _run(self, mailbox: Mailbox) -> None:
         while not self._stop.is_set():
-            view = mailbox.get(0.5)
-            if view is not None and not self._stop.is_set():
+            view = mailbox.get(CHECK_EVERY)
+            if self._stop.is_set():
+                break
+            if view is not None:
                 self.show(view)
+            else:
+                self.check()
 
     def _pressed(self, button: str) -> None:
         """A press, from a gpiozero thread or :meth:`press`: next menu, redraw, then submit."""
@@ -285,20 +261,60 @@ class Handheld:
         nothing on most seats' screens, and a frame over I2C takes milliseconds.
         """
         screen = prompts.screen_for(self._view, self._menu)
-        if screen == self._screen and self._device is not None and self.error is None:
+        if screen == self._screen and self._device is not None and "display" not in self._faults and not self._stale:
             return
         self._screen = screen
         self._frame = render_image(screen)
         self.frames += 1
-        if self._device is None:
-            return
+        if self._device is not None:
+            self._send()
+
+    def _send(self) -> None:
+        """The current frame to the display, switching a replugged OLED on first (under the lock)."""
         try:
+            if self._stale:
+                self._reinit_display()
             self._device.display(self._frame.convert(self._device.mode))
-            self.error = None
         except Exception as err:
-            if self.error is None:
-                log.warning("%s", self._failure(f"display stopped answering on {self.display_place()}", err))
-            self.error = str(err)
+            self._display_failed(err)
+            return
+        self._set_fault("display", None)
+
+    def _reinit_display(self) -> None:
+        """A luma OLED on I2C: a new driver on the same serial, which sends the whole init sequence.
+
+        A replugged SSD1306/SH1106 powers up switched off with its charge pump
+        disabled, so sending the frame alone would leave it dark.
+        """
+        if self._serial is not None:
+            self._device = self._luma_driver()(self._serial, width=WIDTH, height=HEIGHT)
+        self._stale = False
+
+    def _display_failed(self, err: BaseException) -> None:
+        with self._lock:
+            self._stale = self._serial is not None
+            if self._expander is not None:
+                self._expander.reinit()  # the same cable: its pull-ups are gone too if it was unplugged
+            self._set_fault("display", err)
+
+    def _buttons_fault(self, err: BaseException | None) -> None:
+        """From the expander's poller: it stopped answering (the unit's cable?), or answers again."""
+        with self._lock:
+            if err is not None:
+                self._stale = self._serial is not None
+            self._set_fault("buttons", err)
+            if err is None and self._stale:
+                self._send()  # replugged: switch the OLED on and show the current screen now
+
+    def _set_fault(self, part: str, err: BaseException | None) -> None:
+        """Log when a part starts failing (once) and when the whole unit works again."""
+        if err is not None:
+            if part not in self._faults:
+                where = self.display_place() if part == "display" else self._pins_place()
+                log.warning("%s", self._failure(f"{part} stopped answering on {where}", err))
+            self._faults[part] = str(err) or type(err).__name__
+        elif self._faults.pop(part, None) is not None and not self._faults:
+            log.warning("%s: working again", self.label)
 
     def _failure(self, what: str, err: BaseException) -> str:
         return f"{self.label}: {what}: {str(err).rstrip('.')}. {self.seat} can play on the phone view."
@@ -331,30 +347,62 @@ class Handheld:
         template = str(folder / f"seat{self.wiring.seat}-{{0:06}}.png")
         return capture(width=WIDTH, height=HEIGHT, mode="1", transform="identity", scale=4, file_template=template)
 
-    def _luma(self) -> Any:
+    def _luma_driver(self) -> Any:
         from luma.oled.device import sh1106, ssd1306  # type: ignore[import-untyped]
 
-        driver = sh1106 if self.config.driver == "sh1106" else ssd1306
+        return sh1106 if self.config.driver == "sh1106" else ssd1306
+
+    def _luma(self) -> Any:
+        driver = self._luma_driver()
         serial = self._spi() if self.config.bus == "spi" else self._muxed()
         try:
-            return driver(serial, width=WIDTH, height=HEIGHT)
+            device = driver(serial, width=WIDTH, height=HEIGHT)
         except Exception:
             serial.cleanup()
             raise
+        self._serial = serial if isinstance(serial, MuxedSerial) else None
+        return device
 
     def _spi(self) -> Any:
-        from luma.core.interface.serial import spi
+        from luma.core.interface.serial import spi  # type: ignore[import-untyped]
 
         wiring = self.wiring
         return spi(port=wiring.spi_port, device=wiring.spi_device or 0, gpio_DC=wiring.dc, gpio_RST=wiring.rst)
 
-    def _muxed(self) -> _MuxedSerial:
-        config = self.config
+    def _shared(self) -> SharedI2C:
         if self._i2c is None:
-            self._i2c = SharedI2C(config.i2c_port, config.mux_address)
-        return _MuxedSerial(self._i2c, self.wiring.channel, config.display_address)
+            self._i2c = SharedI2C(self.config.i2c_port)
+        return self._i2c
+
+    def _muxed(self) -> MuxedSerial:
+        config = self.config
+        return MuxedSerial(self._shared(), config.mux_for(self.wiring), self.wiring.channel, config.display_address,
+                           block=config.i2c_block)
 
     def _open_buttons(self) -> None:
+        if self.wiring.button_source == "expander":
+            self._open_expander()
+        else:
+            self._open_gpio_buttons()
+
+    def _open_expander(self) -> None:
+        """The MCP23008's pins set up; its polling starts once the display shows the first frame."""
+        wiring = self.wiring
+        shared = self._shared()
+        chip = MCP23008(shared, self.config.mux_for(wiring), wiring.channel, wiring.expander_address)
+        shared.acquire()
+        try:
+            expander = ExpanderButtons(chip, wiring.buttons(), poll_hz=self.config.expander_poll_hz,
+                                       on_fault=self._buttons_fault)
+            expander.setup()
+        except Exception:
+            shared.release()
+            raise
+        for name, button in expander.items():
+            button.when_pressed = partial(self._pressed, name)
+        self._expander, self._buttons = expander, dict(expander)
+
+    def _open_gpio_buttons(self) -> None:
         from gpiozero import Button  # type: ignore[import-untyped]
         from gpiozero.pins.mock import MockFactory
 
@@ -381,12 +429,21 @@ class Handheld:
         return self._own_factory
 
     def _pins_place(self) -> str:
+        if self._expander is not None or self.wiring.button_source == "expander":
+            pins = ", ".join(f"{name} GP{pin}" for name, pin in self.wiring.buttons().items())
+            chip = MCP23008(self._shared(), self.config.mux_for(self.wiring), self.wiring.channel,
+                            self.wiring.expander_address)
+            return f"{pins} on {chip.place()}"
         pins = ", ".join(f"{name} GPIO {pin}" for name, pin in self.wiring.buttons().items())
         choice = self._factory_choice if self._factory_choice is not None else self.config.pin_factory
         factory = choice if isinstance(choice, str) else type(choice).__name__ if choice else "gpiozero's default"
         return f"{pins} (pin factory {factory})"
 
     def _close_buttons(self) -> None:
+        expander, self._expander = self._expander, None
+        if expander is not None:
+            expander.close()
+            expander.chip.shared.release()
         buttons, self._buttons = self._buttons, {}
         for button in buttons.values():
             button.close()
@@ -396,16 +453,20 @@ class Handheld:
 
 
 def open_handhelds(config: HardwareConfig, seats: Sequence[str], submit: Submit, *,
-                   display: str | DisplayFactory | None = None,
-                   pin_factory: Any = None) -> tuple[list[Handheld], list[str]]:
+                   display: str | DisplayFactory | None = None, pin_factory: Any = None,
+                   open_bus: Callable[[int], Any] | None = None) -> tuple[list[Handheld], list[str]]:
     """Open a unit for each configured seat that is playing (seat N: the Nth seat clockwise).
 
     Returns the open units and, for each unit that failed, a message naming
-    the seat and the bus; that seat plays on the phone view.
+    the seat and the bus; that seat plays on the phone view. ``open_bus``:
+    the I2C bus for a port (None: smbus2's; ``run --mock`` passes a
+    :class:`hardware.i2c_mock.MockI2CBus`).
     """
     units: list[Handheld] = []
     problems: list[str] = []
-    shared = SharedI2C(config.handhelds.i2c_port, config.handhelds.mux_address)
+    shared = SharedI2C(config.handhelds.i2c_port, open_bus=open_bus)
+    for mux in config.handhelds.muxes():
+        shared.attach(mux)  # switching to one multiplexer turns every other one off
     for wiring in config.handhelds.seats:
         if wiring.seat > len(seats):
             continue

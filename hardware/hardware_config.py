@@ -27,6 +27,8 @@ ZONE_KINDS = ("room", "door", "seat", "centre", "space")
 DISPLAYS = ("luma", "dummy", "capture")
 DRIVERS = ("ssd1306", "sh1106")
 BUSES = ("i2c", "spi")
+BUTTON_SOURCES = ("gpio", "expander")  # Pi GPIOs (gpiozero), or an MCP23008 on the unit's channel
+EXPANDER_PINS = {"up": 0, "down": 1, "ok": 2, "back": 3}  # GP0-GP3 unless the unit says otherwise
 I2C_PINS = frozenset({2, 3})  # SDA, SCL
 SPI_PINS = frozenset({7, 8, 9, 10, 11})  # CE1, CE0, MISO, MOSI, SCLK (SPI0)
 
@@ -39,7 +41,11 @@ class HardwareConfigError(ClueError, ValueError):
 
 @dataclass(frozen=True)
 class HandheldWiring:
-    """One handheld: its seat (1-based, clockwise at the table), display connection, buttons (BCM GPIOs)."""
+    """One handheld: its seat (1-based, clockwise at the table), display connection, buttons.
+
+    The buttons are BCM GPIOs when ``button_source`` is "gpio", or pins GP0-GP7
+    of an MCP23008 at ``expander_address`` on the unit's channel when "expander".
+    """
 
     seat: int
     up: int
@@ -51,6 +57,9 @@ class HandheldWiring:
     spi_device: int | None = None  # SPI: the chip select (CE0 = 0, CE1 = 1)
     dc: int | None = None  # SPI: data/command GPIO
     rst: int | None = None  # SPI: reset GPIO (None: not wired)
+    button_source: str = "gpio"
+    expander_address: int = 0x20  # MCP23008, 0x20-0x27; every unit on its own channel may use 0x20
+    mux_address: int | None = None  # this unit's TCA9548A; None: handhelds.mux_address
 
     def buttons(self) -> dict[str, int]:
         """The wired buttons by name."""
@@ -71,6 +80,18 @@ class HandheldsConfig:
     display_address: int = 0x3C
     capture_dir: str = "."  # where the capture display writes its PNG frames
     seats: tuple[HandheldWiring, ...] = ()
+    expander_poll_hz: int = 50  # button expanders read this often (0: only when a test polls)
+    i2c_block: int = 4096  # bytes of display data per I2C transfer (32: SMBus blocks)
+
+    def mux_for(self, wiring: HandheldWiring) -> int | None:
+        """The multiplexer in front of ``wiring``'s unit (None: the unit sits on the bus itself)."""
+        if wiring.channel is None:
+            return None
+        return wiring.mux_address if wiring.mux_address is not None else self.mux_address
+
+    def muxes(self) -> tuple[int, ...]:
+        """Every multiplexer the units use, lowest address first."""
+        return tuple(sorted({mux for wiring in self.seats if (mux := self.mux_for(wiring)) is not None}))
 
 
 @dataclass(frozen=True)
@@ -178,14 +199,17 @@ class _Reader:
 
     def handhelds(self, data: Mapping[str, Any]) -> HandheldsConfig:
         keys = {"display", "pin_factory", "driver", "bus", "i2c_port", "mux_address", "display_address",
-                "capture_dir", "seat"}
+                "capture_dir", "seat", "buttons", "expander_poll_hz", "i2c_block"}
         table = self.table(data, "handhelds", keys)
         bus = self.choice(table, "handhelds.bus", BUSES, "i2c") or "i2c"
+        buttons = self.choice(table, "handhelds.buttons", BUTTON_SOURCES, "gpio") or "gpio"
         seats = table.get("seat", [])
         if not isinstance(seats, list):
             raise self.fail("handhelds.seat", "an array of tables ([[handhelds.seat]])", seats)
-        wirings = tuple(self.wiring(entry, f"handhelds.seat[{i}]", bus) for i, entry in enumerate(seats))
-        self.check_unique(wirings, bus)
+        wirings = tuple(self.wiring(entry, f"handhelds.seat[{i}]", bus, buttons) for i, entry in enumerate(seats))
+        mux_address = self.number(table, "handhelds.mux_address", 0x70, 0x77, 0x70) or 0x70
+        self.check_unique(wirings, bus, mux_address)
+        self.check_muxed(wirings, bus)
         return HandheldsConfig(
             display=self.choice(table, "handhelds.display", DISPLAYS, None),
             pin_factory=self.get(table, "handhelds.pin_factory", str, 'a gpiozero pin factory name such as "lgpio" '
@@ -193,14 +217,17 @@ class _Reader:
             driver=self.choice(table, "handhelds.driver", DRIVERS, "ssd1306") or "ssd1306",
             bus=bus,
             i2c_port=self.number(table, "handhelds.i2c_port", 0, 99, 1) or 0,
-            mux_address=self.number(table, "handhelds.mux_address", 0x70, 0x77, 0x70) or 0x70,
+            mux_address=mux_address,
             display_address=self.number(table, "handhelds.display_address", 0x3C, 0x3D, 0x3C) or 0x3C,
             capture_dir=self.get(table, "handhelds.capture_dir", str, "a folder path", ".") or ".",
             seats=wirings,
+            expander_poll_hz=self.number(table, "handhelds.expander_poll_hz", 10, 200, 50) or 50,
+            i2c_block=self.number(table, "handhelds.i2c_block", 32, 8191, 4096) or 4096,
         )
 
-    def wiring(self, entry: object, key: str, bus: str) -> HandheldWiring:
-        allowed = {"seat", "up", "down", "ok", "back", "channel", "spi_port", "spi_device", "dc", "rst"}
+    def wiring(self, entry: object, key: str, bus: str, buttons: str) -> HandheldWiring:
+        allowed = {"seat", "up", "down", "ok", "back", "channel", "spi_port", "spi_device", "dc", "rst", "buttons",
+                   "expander_address", "mux_address"}
         if not isinstance(entry, dict):
             raise self.fail(key, "a table", entry)
         unknown = sorted(set(entry) - allowed)
@@ -216,42 +243,85 @@ class _Reader:
 
         gpio = "a BCM GPIO number 0-27"
         spi = bus == "spi"
+        source = self.choice(entry, f"{key}.buttons", BUTTON_SOURCES, buttons) or buttons
+        pins = self.expander_pins(entry, key) if source == "expander" else {
+            "up": required("up", 0, 27, gpio), "down": required("down", 0, 27, gpio),
+            "ok": required("ok", 0, 27, gpio), "back": self.number(entry, f"{key}.back", 0, 27, None)}
+        channel = self.number(entry, f"{key}.channel", 0, 7, None)
+        mux = self.number(entry, f"{key}.mux_address", 0x70, 0x77, None)
+        if mux is not None and channel is None:
+            raise HardwareConfigError(f"{self.name}: {key}.mux_address needs {key}.channel: the multiplexer "
+                                      "channel the unit is wired to")
         return HandheldWiring(
             seat=required("seat", 1, 10, "the seat number 1-10"),
-            up=required("up", 0, 27, gpio), down=required("down", 0, 27, gpio), ok=required("ok", 0, 27, gpio),
-            back=self.number(entry, f"{key}.back", 0, 27, None),
-            channel=self.number(entry, f"{key}.channel", 0, 7, None),
+            up=pins["up"] or 0, down=pins["down"] or 0, ok=pins["ok"] or 0, back=pins["back"],
+            channel=channel,
+            button_source=source,
+            expander_address=self.number(entry, f"{key}.expander_address", 0x20, 0x27, 0x20) or 0x20,
+            mux_address=mux,
             spi_port=self.number(entry, f"{key}.spi_port", 0, 6, 0) or 0,
             spi_device=self.number(entry, f"{key}.spi_device", 0, 2, 0 if spi else None),
             dc=required("dc", 0, 27, gpio) if spi else self.number(entry, f"{key}.dc", 0, 27, None),
             rst=self.number(entry, f"{key}.rst", 0, 27, None),
         )
 
-    def check_unique(self, wirings: tuple[HandheldWiring, ...], bus: str) -> None:
-        """One unit per seat, one per mux channel or chip select, and no GPIO used twice."""
+    def expander_pins(self, entry: Mapping[str, Any], key: str) -> dict[str, int | None]:
+        """An expander unit's pins GP0-GP7 (by default up 0, down 1, ok 2, back 3), none used twice."""
+        pins = {name: self.number(entry, f"{key}.{name}", 0, 7, default) for name, default in EXPANDER_PINS.items()}
+        seen: dict[int, str] = {}
+        for name, pin in pins.items():
+            if pin in seen:
+                raise HardwareConfigError(f"{self.name}: {key}.{name} = {pin} is already used by {key}.{seen[pin]} "
+                                          "(expander pins GP0-GP7)")
+            if pin is not None:
+                seen[pin] = name
+        return pins
+
+    def check_muxed(self, wirings: tuple[HandheldWiring, ...], bus: str) -> None:
+        """With multiplexers in use, every unit needs a channel: one on the bus itself answers beside each channel."""
+        if not any(wiring.channel is not None for wiring in wirings):
+            return
+        for i, wiring in enumerate(wirings):
+            if wiring.channel is None and (bus == "i2c" or wiring.button_source == "expander"):
+                raise HardwareConfigError(
+                    f"{self.name}: handhelds.seat[{i}].channel is missing; with multiplexers in use every I2C unit "
+                    "needs its own channel (its OLED and expander would answer beside every channel's)")
+
+    def check_unique(self, wirings: tuple[HandheldWiring, ...], bus: str, default_mux: int) -> None:
+        """One unit per seat, one per mux channel or chip select, one per expander address, and no GPIO used twice."""
         seen: dict[tuple[str, object], str] = {}
         reserved = I2C_PINS if bus == "i2c" else SPI_PINS
         for i, wiring in enumerate(wirings):
             key = f"handhelds.seat[{i}]"
-            display = ("channel", wiring.channel) if bus == "i2c" else ("spi_device", (wiring.spi_port, wiring.spi_device))
-            uses: list[tuple[str, tuple[str, object]]] = [("seat", ("seat", wiring.seat)), (display[0], display)]
-            pins = {**wiring.buttons(), "dc": wiring.dc, "rst": wiring.rst}
-            for name, pin in pins.items():
-                if pin in reserved:
-                    raise self.fail(f"{key}.{name}", f"a GPIO the {bus.upper()} bus does not use "
-                                    f"(not {', '.join(map(str, sorted(reserved)))})", pin)
-                if pin is not None:
-                    uses.append((name, ("gpio", pin)))
-            for name, use in uses:
+            for name, use, shown in self.uses(wiring, key, bus, reserved, default_mux):
                 if use in seen:
-                    raise HardwareConfigError(f"{self.name}: {key}.{name} = {_shown(use[1])} is already used by "
-                                              f"{seen[use]}")
+                    raise HardwareConfigError(f"{self.name}: {key}.{name} = {shown} is already used by {seen[use]}")
                 seen[use] = f"{key}.{name}"
+
+    def uses(self, wiring: HandheldWiring, key: str, bus: str, reserved: frozenset[int],
+             default_mux: int) -> list[tuple[str, tuple[str, object], str]]:
+        """What one unit takes that no other may: (key, what, as shown in a message)."""
+        mux = wiring.mux_address if wiring.mux_address is not None else default_mux
+        place = (mux, wiring.channel) if wiring.channel is not None else None
+        on = f" (TCA9548A 0x{mux:02X})" if place is not None else ""
+        uses: list[tuple[str, tuple[str, object], str]] = [("seat", ("seat", wiring.seat), str(wiring.seat))]
+        if bus == "i2c":
+            uses.append(("channel", ("channel", place), f"{_shown(wiring.channel)}{on}"))
+        else:
+            uses.append(("spi_device", ("spi_device", (wiring.spi_port, wiring.spi_device)),
+                         f"{wiring.spi_port}.{wiring.spi_device}"))
+        if wiring.button_source == "expander":
+            uses.append(("expander_address", ("expander", (place, wiring.expander_address)),
+                         f"0x{wiring.expander_address:02X}{on}"))
+        gpio = wiring.buttons() if wiring.button_source == "gpio" else {}
+        for name, pin in {**gpio, "dc": wiring.dc, "rst": wiring.rst}.items():
+            if pin in reserved:
+                raise self.fail(f"{key}.{name}", f"a GPIO the {bus.upper()} bus does not use "
+                                f"(not {', '.join(map(str, sorted(reserved)))})", pin)
+            if pin is not None:
+                uses.append((name, ("gpio", pin), str(pin)))
+        return uses
 
 
 def _shown(value: object) -> str:
-    if value is None:
-        return "(none: wired straight to the bus)"
-    if isinstance(value, tuple):
-        return ".".join(map(str, value))
-    return str(value)
+    return "(none: wired straight to the bus)" if value is None else str(value)

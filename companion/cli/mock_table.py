@@ -35,6 +35,7 @@ from hardware.board_core import BoardTiming
 from hardware.board_link import BoardLink
 from hardware.handheld import Handheld, open_handhelds
 from hardware.hardware_config import EXAMPLE_CONFIG, HardwareConfig, load_hardware_config
+from hardware.i2c_mock import MockI2CBus, mock_bus
 from hardware.link_core import LinkTiming
 from hardware.protocol import parse_uid
 from hardware.table_link import to_commands
@@ -101,6 +102,8 @@ class MockTable:
         self.log = log
         self.handhelds: dict[str, Handheld] = {}
         self.problems: list[str] = []
+        # On mock hardware, the handhelds' I2C bus: multiplexers, OLEDs and button expanders as configured.
+        self.i2c: MockI2CBus | None = mock_bus(self.config.handhelds) if mock else None
         self.tags = TagMap()
         self.zones: ZoneMap | None = None
         self.edition: Edition | None = None
@@ -241,8 +244,10 @@ class MockTable:
     def _open_handhelds(self, seats: tuple[str, ...]) -> None:
         for handheld in self.handhelds.values():
             handheld.close()
+        i2c = self.i2c
         units, self.problems = open_handhelds(self.config, seats, self.session.submit, display=self.display,
-                                              pin_factory="mock" if self.mock else None)
+                                              pin_factory="mock" if self.mock else None,
+                                              open_bus=None if i2c is None else lambda port: i2c)
         self.handhelds = {unit.seat: unit for unit in units}
         for unit in units:
             unit.start(self.session.subscribe(unit.seat))
@@ -306,6 +311,12 @@ class MockTable:
         self._settle()
         self.board.remove(uid)
         self._settle()
+
+    def handheld_problems(self) -> list[str]:
+        """Units that failed to open, then units failing now (display or buttons not answering)."""
+        failing = [f"{unit.label}: not answering ({unit.error}); {seat} can play on the phone view"
+                   for seat, unit in self.handhelds.items() if unit.error is not None]
+        return self.problems + failing
 
     def press(self, seat: str, button: str) -> None:
         if seat not in self.handhelds:

@@ -220,12 +220,16 @@ class FakeBus:
     def write_i2c_block_data(self, address: int, mode: int, data: list[int]) -> None:
         self.writes.append(("oled", address, mode))
 
+    def i2c_rdwr(self, *messages: Any) -> None:
+        for message in messages:
+            self.writes.append(("oled", message.addr, bytes(message)[0]))
+
     def close(self) -> None:
         self.writes.append(("closed",))
 
 
 def test_a_missing_multiplexer_is_reported_with_its_errno() -> None:
-    shared = SharedI2C(1, 0x70, open_bus=lambda port: FakeBus([], mux_answers=False))
+    shared = SharedI2C(1, open_bus=lambda port: FakeBus([], mux_answers=False))
     unit = Handheld("Colonel Mustard", HandheldWiring(seat=2, up=5, down=6, ok=13, channel=1), [].append,
                     pin_factory=MockFactory(), config=HandheldsConfig(display="luma"), i2c=shared)
     with pytest.raises(HandheldError, match=r"^Seat 2 \(Colonel Mustard\): display not found on I2C bus 1 "
@@ -238,7 +242,7 @@ def test_a_missing_multiplexer_is_reported_with_its_errno() -> None:
 @pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 def test_units_behind_one_multiplexer_select_their_channel_before_writing() -> None:
     writes: list[tuple[Any, ...]] = []
-    shared = SharedI2C(1, 0x70, open_bus=lambda port: FakeBus(writes))
+    shared = SharedI2C(1, open_bus=lambda port: FakeBus(writes))
     config = HandheldsConfig(display="luma", driver="sh1106")
     first = Handheld(SEATS[0], HandheldWiring(seat=1, up=5, down=6, ok=13, channel=2), [].append,
                      pin_factory=MockFactory(), config=config, i2c=shared)
@@ -257,7 +261,7 @@ def test_units_behind_one_multiplexer_select_their_channel_before_writing() -> N
 @pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 def test_an_unchanged_screen_is_not_sent_to_the_display_again() -> None:
     writes: list[tuple[Any, ...]] = []
-    shared = SharedI2C(1, 0x70, open_bus=lambda port: FakeBus(writes))
+    shared = SharedI2C(1, open_bus=lambda port: FakeBus(writes))
     config = HandheldsConfig(display="luma", driver="sh1106")
     with Handheld(SEATS[0], HandheldWiring(seat=1, up=5, down=6, ok=13, channel=2), [].append,
                   pin_factory=MockFactory(), config=config, i2c=shared) as unit:
@@ -360,7 +364,24 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
      "does not use"),
     ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nup = 5\ndown = 6\nok = 13\n"
      "[[handhelds.seat]]\nseat = 2\nchannel = 0\nup = 12\ndown = 16\nok = 20",
-     "handhelds.seat[1].channel = 0 is already used by handhelds.seat[0].channel"),
+     "handhelds.seat[1].channel = 0 (TCA9548A 0x70) is already used by handhelds.seat[0].channel"),
+    ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nup = 5\ndown = 6\nok = 13\n"
+     "[[handhelds.seat]]\nseat = 2\nchannel = 0\nmux_address = 0x70\nbuttons = 'expander'",
+     "handhelds.seat[1].channel = 0 (TCA9548A 0x70) is already used by handhelds.seat[0].channel"),
+    ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nbuttons = 'expander'\nok = 1",
+     "handhelds.seat[0].ok = 1 is already used by handhelds.seat[0].down (expander pins GP0-GP7)"),
+    ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nbuttons = 'expander'\nup = 8",
+     "handhelds.seat[0].up must be a whole number from 0 to 7, not 8"),
+    ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nbuttons = 'keypad'", "handhelds.seat[0].buttons must be one of "
+     "gpio, expander, not 'keypad'"),
+    ("[[handhelds.seat]]\nseat = 1\nbuttons = 'expander'\nexpander_address = 0x40",
+     "handhelds.seat[0].expander_address must be a whole number from 32 to 39, not 64"),
+    ("[[handhelds.seat]]\nseat = 1\nbuttons = 'expander'\nmux_address = 0x71",
+     "handhelds.seat[0].mux_address needs handhelds.seat[0].channel"),
+    ("[handhelds]\nbuttons = 'expander'\n[[handhelds.seat]]\nseat = 1\nchannel = 0\n[[handhelds.seat]]\nseat = 2",
+     "handhelds.seat[1].channel is missing; with multiplexers in use every I2C unit needs its own channel"),
+    ("[handhelds]\nexpander_poll_hz = 1", "handhelds.expander_poll_hz must be a whole number from 10 to 200, not 1"),
+    ("[handhelds]\ni2c_block = 9000", "handhelds.i2c_block must be a whole number from 32 to 8191, not 9000"),
     ("[[handhelds.seat]]\nseat = 1\nchannel = 0\nup = 5\ndown = 6\nok = 13\n"
      "[[handhelds.seat]]\nseat = 2\nchannel = 1\nup = 12\ndown = 5\nok = 20",
      "handhelds.seat[1].down = 5 is already used by handhelds.seat[0].up"),
