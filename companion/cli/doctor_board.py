@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.board_link import PICO_VID, PORT_VARIABLE, BoardLink, PortError
-from hardware.hardware_config import HardwareConfig
+from hardware.hardware_config import HandheldsConfig, HandheldWiring, HardwareConfig
 from hardware.link_core import LinkTiming
 from hardware.link_events import BoardLog, LinkDown, LinkEvent, LinkUp
 
@@ -189,35 +189,62 @@ def _i2c_handhelds(config: HardwareConfig, holder: int | None, open_bus: Callabl
 
 
 def _probe(bus: Any, config: HardwareConfig) -> Finding:
-    """Which configured displays answer at their address, each through its multiplexer channel."""
+    """Which configured displays (and button expanders) answer, each through its multiplexer channel.
+
+    Every multiplexer's channels are read first and put back afterwards; only one channel
+    of all of them is on at a time, as the companion itself drives them (hardware/mux.py).
+    """
     handhelds = config.handhelds
-    mux, display = handhelds.mux_address, handhelds.display_address
-    muxed = any(w.channel is not None for w in handhelds.seats)
-    selected = None
-    if muxed:
+    saved: dict[int, int] = {}
+    for mux in handhelds.muxes():
         try:
-            selected = bus.read_byte(mux)  # the channels now switched on: restored afterwards
+            saved[mux] = bus.read_byte(mux)
         except OSError:
+            _restore(bus, saved)
             return fail("handhelds", f"no TCA9548A multiplexer answers at 0x{mux:02X} on /dev/i2c-{handhelds.i2c_port}",
                         "check its wiring (SDA GPIO 2, SCL GPIO 3, 3V3, GND) and that A0-A2 match "
-                        "[handhelds] mux_address")
-    seen, missing = [], []
+                        "[handhelds] mux_address (or the seat's mux_address)")
+    seen: list[str] = []
+    missing: list[str] = []
     try:
         for wiring in handhelds.seats:
-            where = f"seat {wiring.seat}" + (f" (channel {wiring.channel})" if wiring.channel is not None else "")
-            try:
-                if wiring.channel is not None:
-                    bus.write_byte(mux, 1 << wiring.channel)
-                bus.write_quick(display)  # the address alone, no data: what i2cdetect does
-                seen.append(where)
-            except OSError:
-                missing.append(where)
+            where, absent = _probe_unit(bus, handhelds, wiring, saved)
+            (missing if absent else seen).append(f"{where}: no {absent}" if absent else where)
     finally:
-        if selected is not None:
-            bus.write_byte(mux, selected)
-    text = f"display 0x{display:02X} answers for {', '.join(seen) or 'no seat'}"
+        _restore(bus, saved)
+    text = f"display 0x{handhelds.display_address:02X} answers for {', '.join(seen) or 'no seat'}"
     if missing:
         return warn("handhelds", f"{text}; not for {', '.join(missing)}",
                     "check those units' wiring to the multiplexer; they play on phones until then "
                     "(some displays answer at 0x3D: [handhelds] display_address)")
     return ok("handhelds", text)
+
+
+def _probe_unit(bus: Any, handhelds: HandheldsConfig, wiring: HandheldWiring, saved: dict[int, int]) -> tuple[str, str]:
+    """One unit: where it is, and what did not answer there ("" when all did)."""
+    mux = handhelds.mux_for(wiring)
+    where = f"seat {wiring.seat}" + (f" (0x{mux:02X} channel {wiring.channel})" if mux is not None and
+                                     len(saved) > 1 else f" (channel {wiring.channel})" if mux is not None else "")
+    try:
+        if mux is not None and wiring.channel is not None:
+            for other in saved:  # one channel on across every multiplexer
+                if other != mux:
+                    bus.write_byte(other, 0)
+            bus.write_byte(mux, 1 << wiring.channel)
+        bus.write_quick(handhelds.display_address)  # the address alone, no data: what i2cdetect does
+    except OSError:
+        return where, f"display 0x{handhelds.display_address:02X}"
+    if wiring.button_source == "expander":
+        try:
+            bus.write_quick(wiring.expander_address)
+        except OSError:
+            return where, f"button expander 0x{wiring.expander_address:02X}"
+    return where, ""
+
+
+def _restore(bus: Any, saved: dict[int, int]) -> None:
+    """Every multiplexer off, then each back to the channels it had (never two on at once meanwhile)."""
+    for mux in saved:
+        bus.write_byte(mux, 0)
+    for mux, channels in saved.items():
+        bus.write_byte(mux, channels)

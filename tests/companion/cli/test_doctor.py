@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import pty
+import re
 import shutil
 import socket
 import subprocess
@@ -241,7 +242,7 @@ def test_the_handhelds_seen_through_the_multiplexer_are_named_and_its_channel_pu
     assert i2c.status == "ok" and spi.status == "warn" and "do_spi 0" in spi.fix
     assert handhelds.status == "warn"
     assert handhelds.text == ("display 0x3C answers for seat 1 (channel 0), seat 2 (channel 1), seat 4 (channel 3); "
-                              "not for seat 3 (channel 2)")
+                              "not for seat 3 (channel 2): no display 0x3C")
     assert bus.register == 0b1000_0000 and bus.closed
 
     missing = check_buses(config, None, dev=tmp_path, open_bus=lambda port: FakeBus(set(), mux=False))[2]
@@ -286,3 +287,28 @@ def test_in_a_chroot_without_systemd_running_the_service_is_said_to_start_at_boo
     finding = doctor_command.check_service()
     assert (finding.status, finding.text) == ("warn", "clue-companion.service enabled; systemd is not running here "
                                                       "(a chroot or container)")
+
+
+def test_ten_seats_on_two_multiplexers_with_button_expanders_are_probed_one_channel_at_a_time(tmp_path):
+    """The 10-seat layout of the example config: seats 1-8 behind 0x70, 9-10 behind 0x71, each with an MCP23008."""
+    from companion.cli.doctor_board import check_buses
+    from hardware.hardware_config import load_hardware_config
+    from hardware.i2c_mock import mock_bus
+
+    (tmp_path / "i2c-1").touch()
+    text = REPO_CONFIG.read_text()
+    lines = [line[2:] for line in text[text.index("# Ten seats"):].splitlines()
+             if re.match(r"# (\[\[|seat =|channel =|mux_address =|expander_address =)", line)]
+    path = tmp_path / "ten.toml"
+    path.write_text('[handhelds]\nbuttons = "expander"\n' + "\n".join(lines) + "\n")
+    config = load_hardware_config(path)
+    assert len(config.handhelds.seats) == 10 and config.handhelds.muxes() == (0x70, 0x71)
+    bus = mock_bus(config.handhelds)
+    bus.mux(0x70).write(bytes([0b100]))  # something left channel 2 on
+    nine = next(w for w in config.handhelds.seats if w.seat == 9)
+    bus.unplug(config.handhelds.mux_for(nine), nine.channel)
+    handhelds = check_buses(config, None, dev=tmp_path, open_bus=lambda port: bus)[2]
+    assert handhelds.status == "warn"
+    assert "not for seat 9 (0x71 channel" in handhelds.text and handhelds.text.count("seat ") == 10
+    assert bus.mux(0x70).read(1) == bytes([0b100]) and bus.mux(0x71).read(1) == b"\x00"  # put back as found
+    assert bus.collisions == 0 and bus.most_channels_on == 1
