@@ -11,7 +11,7 @@ import time
 import frames
 from frames import (
     BUZZER, ERROR, HEARTBEAT, HELLO, HELLO_REQUEST, HOST_HEARTBEAT, INFO, LED, LOG, READERS, SNAPSHOT,
-    SNAPSHOT_REQUEST, TAG_OFF, TAG_ON, WARNING, WELCOME,
+    SNAPSHOT_REQUEST, STATS, STATS_REQUEST, STATS_RESTART, TAG_OFF, TAG_ON, WARNING, WELCOME,
 )
 from scanner import PLACED
 
@@ -19,17 +19,18 @@ from scanner import PLACED
 class Timing:
     """The link's constants in ms (config.py), gathered so tests can pass their own."""
 
-    def __init__(self, hello_retry=1000, heartbeat=1000, host_timeout=3000):
+    def __init__(self, hello_retry=1000, heartbeat=1000, host_timeout=3000, stale=200):
         self.hello_retry = hello_retry
         self.heartbeat = heartbeat
         self.host_timeout = host_timeout
+        self.stale = stale  # a half frame with no byte for this long is given up (frames.Parser.expire)
 
 
 class Board:
     """Unwelcomed after a reset (HELLO every second), welcomed after a WELCOME of our major."""
 
-    def __init__(self, scanner, leds, buzzer, status, transport, clock, *, protocol=(1, 0),
-                 firmware=(1, 0, 0), timing=None, names=None):
+    def __init__(self, scanner, leds, buzzer, status, transport, clock, *, protocol=frames.PROTOCOL,
+                 firmware=(1, 0, 0), timing=None, names=None, board_id=b""):
         self.scanner = scanner
         self.leds = leds
         self.buzzer = buzzer
@@ -40,7 +41,9 @@ class Board:
         self._firmware = firmware
         self._timing = timing or Timing()
         self._names = names
+        self._board_id = board_id  # machine.unique_id(): 8 bytes on the RP2040, sent in HELLO
         self._parser = frames.Parser()
+        self._last_byte = 0  # when the host's last byte came
         self.seq = 0
         self.welcomed = False
         self._last_hello = None  # None: say HELLO at the next tick
@@ -61,7 +64,7 @@ class Board:
 
     @property
     def stop_requested(self):
-        """Ctrl-C twice arrived outside any frame: someone wants the REPL."""
+        """CR or Ctrl-C then Ctrl-C arrived outside any frame: someone wants the REPL."""
         return self._parser.interrupted
 
     def poll(self):
@@ -69,12 +72,18 @@ class Board:
         data = self._transport.read()
         if data:
             self.receive(data)
+        elif self._parser.pending and time.ticks_diff(self._clock(), self._last_byte) >= self._timing.stale:
+            self._now = self._clock()
+            self._act(self._parser.expire())
         self.tick()
 
     def receive(self, data):
         """Bytes from the host, acted on at once."""
-        self._now = self._clock()
-        for kind, _seq, payload in self._parser.feed(data):
+        self._now = self._last_byte = self._clock()
+        self._act(self._parser.feed(data))
+
+    def _act(self, found):
+        for kind, _seq, payload in found:
             self._last_host = self._now
             self._answer(kind, payload)
 
@@ -101,7 +110,7 @@ class Board:
 
     def _hello(self):
         self._send(HELLO, frames.hello_payload(self._protocol, self._firmware, self.scanner.count,
-                                               self.scanner.working))
+                                               self.scanner.working, self._board_id))
         self._last_hello = self._now
 
     def _snapshot(self):
@@ -109,6 +118,13 @@ class Board:
         for payload in frames.snapshot_payloads(self.scanner.entries()):
             self._send(SNAPSHOT, payload)
         self._readers()
+
+    def _stats(self, flags):
+        """Each reader's read counts per tag (the bench survey); with STATS_RESTART, counting starts afresh."""
+        for payload in frames.stats_payloads(self.scanner.stats()):
+            self._send(STATS, payload)
+        if flags & STATS_RESTART:
+            self.scanner.reset_stats()
 
     def _readers(self):
         self._send(READERS, frames.readers_payload(self.scanner.count, self.scanner.working))
@@ -129,6 +145,8 @@ class Board:
             self.leds.set(payload[0], payload[1], payload[2], payload[3], payload[4:])
         elif kind == BUZZER:
             self.buzzer.sound(payload[0] << 8 | payload[1], payload[2] << 8 | payload[3], self._now)
+        elif kind == STATS_REQUEST:
+            self._stats(payload[0])
         else:  # a board -> host type, or one from a newer minor version
             self.log(WARNING, "ignored a frame of type 0x%02X from the host" % kind)
 

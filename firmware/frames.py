@@ -5,8 +5,11 @@ of LEN..PAYLOAD. The parser works on raw fields, (type, seq, payload), rather
 than message objects: the board only acts on a handful of host types.
 """
 
+import binascii
+
 from micropython import const
 
+PROTOCOL = (1, 1)  # major, minor (docs/protocol.md, Versions); 1.1 added the board id and STATS
 SOF = const(0xA5)
 MAX_PAYLOAD = const(240)
 _SOF = b"\xa5"
@@ -20,6 +23,7 @@ TAG_OFF = const(0x04)
 SNAPSHOT = const(0x05)
 READERS = const(0x06)
 LOG = const(0x07)
+STATS = const(0x08)
 # Host -> board.
 HELLO_REQUEST = const(0x81)
 WELCOME = const(0x82)
@@ -27,6 +31,8 @@ HOST_HEARTBEAT = const(0x83)
 SNAPSHOT_REQUEST = const(0x84)
 LED = const(0x85)
 BUZZER = const(0x86)
+STATS_REQUEST = const(0x87)
+STATS_RESTART = const(1)  # STATS_REQUEST flag: start counting afresh after answering
 
 DEBUG = const(0)
 INFO = const(1)
@@ -95,8 +101,10 @@ def bitmap(count, working):
     return bits
 
 
-def hello_payload(protocol, firmware, count, working):
-    return bytes((protocol[0], protocol[1], firmware[0], firmware[1], firmware[2], count)) + bitmap(count, working)
+def hello_payload(protocol, firmware, count, working, board_id=b""):
+    """HELLO; since 1.1 the bitmap is followed by the board id's length and bytes (machine.unique_id())."""
+    head = bytes((protocol[0], protocol[1], firmware[0], firmware[1], firmware[2], count))
+    return head + bitmap(count, working) + bytes((len(board_id),)) + board_id
 
 
 def readers_payload(count, working):
@@ -139,6 +147,36 @@ def snapshot_payloads(entries):
     return parts
 
 
+def _u32(value):
+    value = min(value, 0xFFFFFFFF)
+    return bytes((value >> 24 & 0xFF, value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF))
+
+
+def stats_payloads(stats):
+    """STATS payloads for ``stats`` ({reader: {uid_hex: (seen, scans)}}, as Scanner.stats()), split at 240 bytes.
+
+    Each entry: reader, UID length, UID, then how many scans saw the tag and
+    how many scans the reader made while counting (4 bytes each). No
+    counts at all is one part with no entries.
+    """
+    parts = []
+    part = bytearray(2)
+    for reader in sorted(stats):
+        tags = stats[reader]
+        for uid_hex in sorted(tags):
+            seen, scans = tags[uid_hex]
+            entry = bytes((reader, len(uid_hex) // 2)) + binascii.unhexlify(uid_hex) + _u32(seen) + _u32(scans)
+            if len(part) + len(entry) > MAX_PAYLOAD:
+                parts.append(part)
+                part = bytearray(2)
+            part.extend(entry)
+    parts.append(part)
+    for index, part in enumerate(parts):
+        part[0] = index
+        part[1] = len(parts)
+    return parts
+
+
 # ---- what a payload must look like -----------------------------------------
 
 
@@ -153,14 +191,20 @@ def _bitmap_fits(count, data, start):
     return True
 
 
-def _snapshot_fits(payload):
+def _id_fits(payload, at):
+    """A 1.1 HELLO's board id (length, bytes) after the bitmap, if any, is all there."""
+    return at >= len(payload) or len(payload) - at >= 1 + payload[at]
+
+
+def _entries_fit(payload, tail):
+    """SNAPSHOT (``tail`` 0) and STATS (``tail`` 8): part < parts, then entries of reader, UID size, UID, tail."""
     if len(payload) < 2 or payload[0] >= payload[1]:
         return False
     at = 2
     while at < len(payload):
         if at + 2 > len(payload) or payload[at + 1] not in UID_SIZES:
             return False
-        at += 2 + payload[at + 1]
+        at += 2 + payload[at + 1] + tail
     return at == len(payload)
 
 
@@ -169,7 +213,7 @@ def fits(kind, payload):
 
     A frame that fails this is dropped whole; unknown types pass (a newer
     minor version may add them) and so do extra bytes after HELLO,
-    HELLO_REQUEST and WELCOME.
+    HELLO_REQUEST, WELCOME and STATS_REQUEST.
     """
     size = len(payload)
     if kind in (HEARTBEAT, HOST_HEARTBEAT, SNAPSHOT_REQUEST):
@@ -177,15 +221,19 @@ def fits(kind, payload):
     if kind in (TAG_ON, TAG_OFF):
         return size - 1 in UID_SIZES
     if kind == HELLO:
-        return size >= 6 and _bitmap_fits(payload[5], payload, 6)
+        return size >= 6 and _bitmap_fits(payload[5], payload, 6) and _id_fits(payload, 6 + (payload[5] + 7) // 8)
     if kind == READERS:
         return size >= 1 and size == 1 + (payload[0] + 7) // 8 and _bitmap_fits(payload[0], payload, 1)
     if kind == SNAPSHOT:
-        return _snapshot_fits(payload)
+        return _entries_fit(payload, 0)
+    if kind == STATS:
+        return _entries_fit(payload, 8)
     if kind == LOG:
         return size >= 1 and payload[0] <= ERROR
     if kind in (HELLO_REQUEST, WELCOME):
         return size >= 2
+    if kind == STATS_REQUEST:
+        return size >= 1
     if kind == LED:
         return size >= 4 and payload[0] <= 2
     if kind == BUZZER:
@@ -208,8 +256,9 @@ class Parser:
     def __init__(self):
         self._buf = bytearray()
         self.skipped = 0  # bytes that were not part of any good frame
-        self.interrupted = False  # Ctrl-C twice outside frames: see ``_skip``
-        self._ctrl_c = 0
+        self.interrupted = False  # the stop sequence came outside frames: see ``_skip``
+        self._last = 0  # the byte skipped before, outside any frame
+        self._shadow = 0  # bytes still to skip that a rejected frame's LEN covered
 
     @property
     def pending(self):
@@ -236,11 +285,27 @@ class Parser:
                 later = self._later_frame()
                 if later < 0:
                     return found
+                self._shadow = max(self._shadow, later)  # an incomplete frame's bytes
                 self._skip(later)
             elif self._crc_ok(0, size):
                 self._take(size, found)
             else:
+                self._shadow = max(self._shadow, size + _OVERHEAD)  # a damaged frame's bytes
                 self._skip(1)
+
+    def expire(self):
+        """Give up the incomplete frame held (the host went quiet halfway); returns frames after it.
+
+        The board calls this when no byte has come for a while: the host writes
+        each frame whole, so a half frame that waits is one whose writer died
+        (a killed companion). Its bytes are then read as bytes outside frames,
+        so an ``mpremote`` that follows can still stop the firmware.
+        """
+        if not self._buf:
+            return []
+        self._shadow = 0
+        self._skip(1)
+        return self.feed(b"")
 
     def _crc_ok(self, at, size):
         buf = self._buf
@@ -264,29 +329,36 @@ class Parser:
         seq = buf[3]
         payload = bytes(buf[4 : 4 + size])
         buf[0 : size + _OVERHEAD] = b""
-        self._ctrl_c = 0
+        self._last = 0
+        self._shadow = 0
         if fits(kind, payload):
             found.append((kind, seq, payload))
         else:
             self.skipped += size + _OVERHEAD
 
     def _skip(self, count):
-        """Drop ``count`` bytes that belong to no frame.
+        """Drop ``count`` bytes that belong to no good frame, watching for the stop sequence.
 
-        The host only ever sends frames, so two Ctrl-C (0x03) in a row out here
-        are a person or mpremote (it sends CR, Ctrl-C, Ctrl-C) asking to stop
-        the firmware; main.py acts on ``interrupted``. A Ctrl-C inside a frame
-        is just data.
+        The host only ever sends frames, so a Ctrl-C (0x03) right after a CR
+        or another Ctrl-C, outside any frame, is someone asking for the REPL:
+        ``mpremote`` sends CR, Ctrl-C to interrupt a program (then CR, Ctrl-A
+        for the raw REPL: main.py leaves that to the REPL, see UsbSerial.read)
+        and a person at ``mpremote repl`` presses Ctrl-C twice. main.py acts on
+        ``interrupted``. Frames have no escaping: LEN says where one ends, so
+        any byte inside a frame is data. Bytes that a damaged or abandoned
+        frame's LEN covered are skipped without looking ("shadow"), so a 0x03
+        in a frame never stops the firmware, even in one that failed its CRC.
         """
         if not count:
             return
         buf = self._buf
         for i in range(count):
-            if buf[i] == 0x03:
-                self._ctrl_c += 1
-                if self._ctrl_c >= 2:
-                    self.interrupted = True
-            else:
-                self._ctrl_c = 0
+            byte = buf[i]
+            if self._shadow:
+                self._shadow -= 1
+                byte = 0
+            elif byte == 0x03 and (self._last == 0x0D or self._last == 0x03):
+                self.interrupted = True
+            self._last = byte
         self.skipped += count
         buf[0:count] = b""

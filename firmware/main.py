@@ -5,26 +5,51 @@ port (stdin/stdout: every byte written is a protocol frame, nothing is
 printed) and loops forever, feeding the watchdog once per pass.
 """
 
-import io
-import select
-import sys
-import time
-
 import machine
 import micropython
-from machine import PWM, SPI, Pin
-from neopixel import NeoPixel
+from micropython import const
 
 import config
-import frames
-from board import Board, Timing
-from chipselect import make_selects
-from mfrc522 import MFRC522
-from outputs import Buzzer, Leds, StatusLed
-from scanner import Scanner
+
+
+def guard():
+    """Ctrl-C off and the watchdog on; returns the watchdog.
+
+    Run first at boot, before the imports below: compiling them takes a
+    while on the Pico, and a crash or hang in there must still end in a
+    reboot (the watchdog), while a 0x03 arriving meanwhile, inside the
+    host's first frames, must not raise KeyboardInterrupt. Calling it again
+    is harmless: on the rp2 port ``machine.WDT`` re-arms the one watchdog.
+    """
+    micropython.kbd_intr(-1)
+    return machine.WDT(timeout=config.WDT_TIMEOUT_MS)
+
+
+if __name__ == "__main__":
+    guard()
+
+import io  # noqa: E402 - after guard() on purpose
+import select  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from machine import PWM, SPI, Pin  # noqa: E402
+from neopixel import NeoPixel  # noqa: E402
+
+import frames  # noqa: E402
+from board import Board, Timing  # noqa: E402
+from chipselect import make_selects  # noqa: E402
+from mfrc522 import MFRC522  # noqa: E402
+from outputs import Buzzer, Leds, StatusLed  # noqa: E402
+from scanner import Scanner  # noqa: E402
 
 _READ_MAX = 64  # bytes taken from USB per pass; the host sends a few frames a second
-_keeper = None  # the timer that feeds the watchdog after a stop (see _stop)
+_keeper = None  # the timer that feeds the watchdog after a stop, where it cannot be disarmed
+# RP2040 datasheet 2.2.2 (address map): WATCHDOG_BASE 0x40058000; 2.1.2: writing at
+# +0x3000 clears the bits written; 4.7.6: CTRL (offset 0) bit 30 ENABLE, "when not
+# enabled the watchdog timer is paused". pico-sdk's watchdog_enable() clears it the same way.
+_WATCHDOG_CTRL_CLEAR = const(0x40058000 + 0x3000)
+_WATCHDOG_ENABLE = const(1 << 30)
 
 
 class UsbSerial:
@@ -38,7 +63,12 @@ class UsbSerial:
         self._buf = bytearray(_READ_MAX)
 
     def read(self):
-        """What the host has sent so far (up to 64 bytes), or None; never waits."""
+        """What the host has sent so far (up to 64 bytes), or None; never waits.
+
+        It stops after a Ctrl-C (0x03): if that one stops the firmware, what
+        follows it (mpremote's CR, Ctrl-A for the raw REPL) stays in the USB
+        buffer for the REPL. Inside a frame it only splits the read.
+        """
         count = 0
         while count < _READ_MAX and self._poll.poll(0):
             byte = self._in.read(1)
@@ -46,6 +76,8 @@ class UsbSerial:
                 break
             self._buf[count] = byte[0]
             count += 1
+            if byte[0] == 0x03:
+                break
         return bytes(self._buf[:count]) if count else None
 
     def write(self, data):
@@ -65,8 +97,8 @@ def build(transport, clock=time.ticks_ms, names=config.READERS, settle_us=config
     buzzer = Buzzer(PWM(Pin(config.BUZZER_PIN)))
     status = StatusLed(Pin(config.STATUS_LED, Pin.OUT), config.BLINK_MS)
     timing = Timing(config.HELLO_RETRY_MS, config.HEARTBEAT_MS, config.HOST_TIMEOUT_MS)
-    return Board(scanner, leds, buzzer, status, transport, clock, protocol=config.PROTOCOL,
-                 firmware=config.FIRMWARE, timing=timing, names=names)
+    return Board(scanner, leds, buzzer, status, transport, clock, firmware=config.FIRMWARE,
+                 timing=timing, names=names, board_id=machine.unique_id())
 
 
 def _reset_readers(rst):
@@ -78,7 +110,7 @@ def _reset_readers(rst):
 
 
 def serve(board, wdt):
-    """The main loop; returns only when someone sends Ctrl-C twice (see :func:`_stop`)."""
+    """The main loop; returns only when someone asks for the REPL (frames.Parser._skip, :func:`_stop`)."""
     while not step(board, wdt):
         pass
 
@@ -111,23 +143,27 @@ def _crashed(log, exc):
         machine.reset()
 
 
-def _stop(wdt):
-    """Hand the USB port back to the REPL (mpremote, a terminal).
+def _stop(wdt, chip=None):
+    """Hand the USB port back to the REPL (mpremote, a terminal), with the watchdog off.
 
-    Ctrl-C interrupts again, and since a started watchdog cannot be stopped,
-    a timer keeps feeding it until the next reset; after a soft reset the
-    watchdog reboots the board within 8 s, back into the firmware.
+    Ctrl-C interrupts again. On the RP2040 the watchdog is paused (CTRL.ENABLE
+    cleared): mpremote soft-resets into the raw REPL, which would end any timer
+    feeding it, and a reboot in the middle of ``cp firmware/*.py`` would leave
+    new and old modules mixed. The board then stays at the prompt until a reset
+    (``mpremote ... + reset``, Ctrl-D at the friendly prompt, unplugging); main.py
+    arms the watchdog again at every start. Elsewhere a timer feeds it until the
+    next soft reset.
     """
     global _keeper
     micropython.kbd_intr(3)
-    _keeper = machine.Timer(period=1000, mode=machine.Timer.PERIODIC, callback=lambda _t: wdt.feed())
+    if "RP2040" in (chip or getattr(sys.implementation, "_machine", "")):
+        machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+    else:
+        _keeper = machine.Timer(period=1000, mode=machine.Timer.PERIODIC, callback=lambda _t: wdt.feed())
 
 
 def main():
-    # Ctrl-C (0x03) is an ordinary byte inside frames: it must not raise
-    # KeyboardInterrupt. Two of them outside any frame stop the loop instead.
-    micropython.kbd_intr(-1)
-    wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
+    wdt = guard()
     usb = UsbSerial()
     try:
         board = build(usb)

@@ -20,12 +20,13 @@ from dataclasses import dataclass, replace
 
 from .protocol import (
     MAX_PAYLOAD, PROTOCOL, Buzzer, Heartbeat, Hello, HelloRequest, Led, Log, Message, Parser, Readers,
-    Snapshot, SnapshotRequest, TagOff, TagOn, Welcome, as_dict, encode, type_name,
+    Snapshot, SnapshotRequest, Stats, StatsRequest, TagOff, TagOn, Welcome, as_dict, encode, type_name,
 )
 
 __all__ = ["BoardCore", "BoardTiming"]  # as_dict and type_name are imported for the doctest
 
 Key = tuple[int, bytes]  # (reader, uid)
+VIRTUAL_ID = b"virtual0"  # the virtual board's machine.unique_id(): 8 bytes, as a Pico's
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,15 @@ class BoardCore:
     """One board: its readers, the tags on them, and its side of the link."""
 
     def __init__(self, readers: int = 16, *, firmware: tuple[int, int, int] = (1, 0, 0),
-                 protocol: tuple[int, int] = PROTOCOL, timing: BoardTiming = BoardTiming()) -> None:
+                 protocol: tuple[int, int] = PROTOCOL, timing: BoardTiming = BoardTiming(),
+                 board_id: bytes = VIRTUAL_ID) -> None:
         if not 1 <= readers <= 255:
             raise ValueError(f"a board has 1 to 255 readers, not {readers}")
         self.readers = readers
         self.firmware = firmware
         self.protocol = protocol
         self.timing = timing
+        self.board_id = board_id
         self.placed: dict[bytes, int] = {}  # where each tag physically lies
         self.failed: set[int] = set()
         self.leds: dict[int, tuple[str, tuple[int, int, int]]] = {}
@@ -87,6 +90,12 @@ class BoardCore:
         self.last_host: float | None = None
         self.snapshot_wanted = False
         self.leds = {}
+        self.reset_stats()
+
+    def reset_stats(self) -> None:
+        """Start the read counts afresh (STATS_REQUEST with restart; a reboot)."""
+        self.scans: dict[int, int] = {}  # scans made per reader
+        self.reads: dict[Key, int] = {}  # scans that saw each tag, per reader
 
     # ---- the link ------------------------------------------------------------
 
@@ -109,6 +118,7 @@ class BoardCore:
         # Scan before answering, so a WELCOME's snapshot already holds every
         # tag seen so far and none of them is also sent as a TAG_ON.
         self._scan(now, out)
+        self._count()
         for message in self.inbox:
             self._answer(message, now, out)
         self.inbox = []
@@ -141,11 +151,15 @@ class BoardCore:
                 out.append(Log("error", f"host speaks protocol {protocol[0]}.{protocol[1]}; ignored"))
             case SnapshotRequest():
                 self.snapshot_wanted = True
+            case StatsRequest(restart):
+                out.extend(self._stats())
+                if restart:
+                    self.reset_stats()
             case Led(mode, colour, leds):
                 self._set_leds(mode, colour, leds)
             case Buzzer(frequency, duration_ms):
                 self.buzzer = (frequency, duration_ms)
-            case Hello() | Heartbeat() | TagOn() | TagOff() | Snapshot() | Readers() | Log():
+            case Hello() | Heartbeat() | TagOn() | TagOff() | Snapshot() | Readers() | Log() | Stats():
                 out.append(Log("warning", f"ignored a {type_name(message)} frame from the host"))
             case _:
                 pass  # HOST_HEARTBEAT only keeps the link alive; unknown types are ignored
@@ -198,7 +212,28 @@ class BoardCore:
             out.append(Heartbeat())
 
     def _hello(self) -> Hello:
-        return Hello(self.protocol, self.firmware, self.readers, self._working())
+        board_id = self.board_id if self.protocol >= (1, 1) else None
+        return Hello(self.protocol, self.firmware, self.readers, self._working(), board_id=board_id)
+
+    def _count(self) -> None:
+        """Each poll is one scan of every working reader; a virtual reader never misses a tag."""
+        for reader in self._working():
+            self.scans[reader] = self.scans.get(reader, 0) + 1
+        for uid, reader in self.placed.items():
+            if reader not in self.failed:
+                self.reads[(reader, uid)] = self.reads.get((reader, uid), 0) + 1
+
+    def _stats(self) -> list[Message]:
+        """STATS parts, as the firmware's frames.stats_payloads splits them."""
+        parts: list[list[tuple[int, bytes, int, int]]] = [[]]
+        size = 2
+        for (reader, uid), seen in sorted(self.reads.items()):
+            if size + 10 + len(uid) > MAX_PAYLOAD:
+                parts.append([])
+                size = 2
+            parts[-1].append((reader, uid, seen, self.scans.get(reader, 0)))
+            size += 10 + len(uid)
+        return [Stats(i, len(parts), tuple(p)) for i, p in enumerate(parts)]
 
     def _working(self) -> frozenset[int]:
         return frozenset(range(self.readers)) - self.failed

@@ -35,7 +35,7 @@ from companion.rules.errors import ClueError
 
 from .link_core import LinkCore, LinkTiming
 from .link_events import BoardInfo, BoardLog, LinkDown, LinkEvent, LinkStatus, LinkUp, ReadersChanged
-from .protocol import Buzzer, Led, Message, SnapshotRequest
+from .protocol import Buzzer, Led, Message, SnapshotRequest, StatsRequest
 
 __all__ = ["BoardLink", "LinkEvent", "LinkStatus", "LinkTiming", "PortError", "find_board_port", "PICO_VID"]
 
@@ -206,6 +206,10 @@ class BoardLink:
 
     def request_snapshot(self) -> None:
         self.send(SnapshotRequest())
+
+    def request_stats(self, restart: bool = False) -> None:
+        """Ask for the read counts (a BoardStats event follows); ``restart`` starts counting afresh after."""
+        self.send(StatsRequest(restart))
 
     def send(self, message: Message) -> None:
         """Send a host command; dropped (like any frame on a dead link) if not connected."""

@@ -12,7 +12,7 @@ runs it on a real port; tests run it on a fake clock.
 >>> host.received(board.frames(0.01), 0.01)
 b''
 >>> host.events_due(0.01)
-[LinkUp(info=BoardInfo(port='pty', protocol=(1, 0), firmware=(1, 0, 0), readers=2, working=frozenset({0, 1})))]
+[LinkUp(info=BoardInfo(port='pty', protocol=(1, 1), firmware=(1, 0, 0), readers=2, working=frozenset({0, 1}), board_id='7669727475616c30'))]
 >>> host.tick(0.3)
 b''
 >>> host.events_due(0.3)
@@ -24,9 +24,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, replace
 
-from .link_events import BoardInfo, BoardLog, LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved
+from .link_events import (
+    BoardInfo, BoardLog, BoardStats, LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved,
+)
 from .protocol import (
-    PROTOCOL, Hello, HelloRequest, HostHeartbeat, Log, Message, Parser, Readers, Snapshot,
+    PROTOCOL, Hello, HelloRequest, HostHeartbeat, Log, Message, Parser, Readers, Snapshot, Stats,
     SnapshotRequest, TagOff, TagOn, Welcome, encode, format_uid,
 )
 
@@ -60,7 +62,7 @@ def no_answer(port: str, last_log: BoardLog | None = None, junk: int = 0, hello:
     """Why an open port has not come up: what was heard on it, and what to check.
 
     >>> no_answer("/dev/ttyACM0")
-    'the device on /dev/ttyACM0 did not answer the handshake: is it a CLUE board running the firmware?'
+    'the device on /dev/ttyACM0 is not a CLUE board (no answer to HELLO): is the firmware on its Pico?'
     """
     if hello:
         return (f"the board on {port} says HELLO but did not take the WELCOME (no snapshot came): "
@@ -68,7 +70,7 @@ def no_answer(port: str, last_log: BoardLog | None = None, junk: int = 0, hello:
     if last_log is not None:
         return (f"the board on {port} sent log lines but no HELLO; its last: "
                 f"{last_log.level}: {last_log.text} (see docs/hardware.md, Troubleshooting)")
-    said = f"the device on {port} did not answer the handshake: is it a CLUE board running the firmware?"
+    said = f"the device on {port} is not a CLUE board (no answer to HELLO): is the firmware on its Pico?"
     if junk:  # a MicroPython prompt, another program's output, or a wrong baud rate on a UART adapter
         said += f" (it sent {junk} bytes that are not frames: copy firmware/*.py to the Pico, see docs/hardware.md)"
     return said
@@ -91,6 +93,7 @@ class LinkCore:
         self._seq = 0
         self._expected: int | None = None
         self._parts: list[Snapshot] = []
+        self._stats: list[Stats] = []
         self._snapshot_asked: float | None = None
         self._last_rx = 0.0
         self._last_request = 0.0
@@ -181,6 +184,8 @@ class LinkCore:
         match message:
             case Snapshot():
                 self._snapshot_part(message, now)
+            case Stats():
+                self._stats_part(message)
             case TagOn(reader, uid):
                 self._sense((reader, format_uid(uid)), True, now)
             case TagOff(reader, uid):
@@ -203,7 +208,8 @@ class LinkCore:
             self._down("the board restarted")
         self._heard_hello = True
         self.state = "welcomed"
-        self.info = BoardInfo(self.port, hello.protocol, hello.firmware, hello.readers, hello.working)
+        board_id = None if hello.board_id is None else hello.board_id.hex()
+        self.info = BoardInfo(self.port, hello.protocol, hello.firmware, hello.readers, hello.working, board_id)
         self._expected = (hello.seq + 1) % 256
         self._parts = []
         self._snapshot_asked = None
@@ -235,6 +241,20 @@ class LinkCore:
             self._parts = []
             self._snapshot_asked = None
             self._replace(tags, now)
+
+    def _stats_part(self, part: Stats) -> None:
+        """Gather STATS parts; all of them in order make one BoardStats (a gap drops them: ask again)."""
+        if part.part == 0:
+            self._stats = [part]
+        elif self._stats and self._stats[-1].part == part.part - 1 and self._stats[-1].parts == part.parts:
+            self._stats.append(part)
+        else:
+            self._stats = []
+            return
+        if part.part == part.parts - 1:
+            counts = tuple((r, format_uid(u), seen, scans) for p in self._stats for r, u, seen, scans in p.counts)
+            self._stats = []
+            self._events.append(BoardStats(counts))
 
     def _replace(self, tags: set[Key], now: float) -> None:
         if self.state == "welcomed" and self.info is not None:

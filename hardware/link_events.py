@@ -21,6 +21,7 @@ class BoardInfo:
     firmware: tuple[int, int, int]
     readers: int
     working: frozenset[int]
+    board_id: str | None = None  # the Pico's machine.unique_id() in hex; None from a protocol 1.0 board
 
     @property
     def failed(self) -> frozenset[int]:
@@ -58,7 +59,7 @@ class LinkUp:
         return {
             "event": "link_up", "port": info.port, "protocol": "%d.%d" % info.protocol,
             "firmware": "%d.%d.%d" % info.firmware, "readers": info.readers,
-            "working": sorted(info.working), "failed": sorted(info.failed),
+            "working": sorted(info.working), "failed": sorted(info.failed), "board_id": info.board_id,
         }
 
 
@@ -94,7 +95,18 @@ class BoardLog:
         return {"event": "log", "level": self.level, "text": self.text}
 
 
-LinkEvent = Union[TagPlaced, TagRemoved, LinkUp, LinkDown, ReadersChanged, BoardLog]
+@dataclass(frozen=True)
+class BoardStats:
+    """The board's read counts (the bench survey): (reader, uid, scans that saw it, scans made)."""
+
+    counts: tuple[tuple[int, str, int, int], ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": "stats", "counts": [
+            {"reader": r, "uid": u, "seen": seen, "scans": scans} for r, u, seen, scans in self.counts]}
+
+
+LinkEvent = Union[TagPlaced, TagRemoved, LinkUp, LinkDown, ReadersChanged, BoardLog, BoardStats]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-PROTOCOL = (1, 0)
+PROTOCOL = (1, 1)  # 1.1: HELLO carries the board id; STATS and STATS_REQUEST
 SOF = 0xA5
 MAX_PAYLOAD = 240
 HEADER = 4  # SOF, LEN, TYPE, SEQ
@@ -68,6 +68,7 @@ class Hello:
     readers: int
     working: frozenset[int]
     seq: int = 0
+    board_id: bytes | None = None  # machine.unique_id(), since 1.1; None from a 1.0 board
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,16 @@ class Readers:
 class Log:
     level: str
     text: str
+    seq: int = 0
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Part ``part`` of ``parts`` of the read counts: (reader, uid, scans that saw it, scans made)."""
+
+    part: int
+    parts: int
+    counts: tuple[tuple[int, bytes, int, int], ...]
     seq: int = 0
 
 
@@ -166,6 +177,14 @@ class Buzzer:
 
 
 @dataclass(frozen=True)
+class StatsRequest:
+    """The host asks for the read counts; ``restart`` starts counting afresh after the answer."""
+
+    restart: bool = False
+    seq: int = 0
+
+
+@dataclass(frozen=True)
 class Unknown:
     """A well-formed frame of a type this side does not know (a newer minor)."""
 
@@ -175,18 +194,21 @@ class Unknown:
 
 
 Message = Union[
-    Hello, Heartbeat, TagOn, TagOff, Snapshot, Readers, Log,
-    HelloRequest, Welcome, HostHeartbeat, SnapshotRequest, Led, Buzzer, Unknown,
+    Hello, Heartbeat, TagOn, TagOff, Snapshot, Readers, Log, Stats,
+    HelloRequest, Welcome, HostHeartbeat, SnapshotRequest, Led, Buzzer, StatsRequest, Unknown,
 ]
 
 TYPE_CODES: dict[type[Any], int] = {
     Hello: 0x01, Heartbeat: 0x02, TagOn: 0x03, TagOff: 0x04, Snapshot: 0x05, Readers: 0x06, Log: 0x07,
+    Stats: 0x08,
     HelloRequest: 0x81, Welcome: 0x82, HostHeartbeat: 0x83, SnapshotRequest: 0x84, Led: 0x85, Buzzer: 0x86,
+    StatsRequest: 0x87,
 }
 TYPE_NAMES: dict[type[Any], str] = {
     Hello: "HELLO", Heartbeat: "HEARTBEAT", TagOn: "TAG_ON", TagOff: "TAG_OFF", Snapshot: "SNAPSHOT",
     Readers: "READERS", Log: "LOG", HelloRequest: "HELLO_REQUEST", Welcome: "WELCOME",
     HostHeartbeat: "HOST_HEARTBEAT", SnapshotRequest: "SNAPSHOT_REQUEST", Led: "LED", Buzzer: "BUZZER",
+    Stats: "STATS", StatsRequest: "STATS_REQUEST",
 }
 
 _BY_CODE: dict[int, type[Any]] = {code: kind for kind, code in TYPE_CODES.items()}
@@ -238,18 +260,42 @@ def _u16(value: int, what: str) -> bytes:
     return value.to_bytes(2, "big")
 
 
+def _u32(value: int, what: str) -> bytes:
+    if not 0 <= value <= 0xFFFFFFFF:
+        raise ValueError(f"{what} must be 0..4294967295, not {value}")
+    return value.to_bytes(4, "big")
+
+
+def _board_id(board_id: bytes | None) -> bytes:
+    """A 1.1 HELLO's tail: the id's length and bytes; nothing for a 1.0 HELLO (None)."""
+    if board_id is None:
+        return b""
+    return bytes([_byte(len(board_id), "board id length")]) + board_id
+
+
+def _part(part: int, parts: int, what: str) -> bytes:
+    if not 0 <= part < parts <= 255:
+        raise ValueError(f"{what} part {part} of {parts}")
+    return bytes([part, parts])
+
+
 def _payload(message: Message) -> bytes:
     match message:
-        case Hello(protocol, firmware, readers, working):
-            return bytes([*protocol, *firmware, _byte(readers, "reader count")]) + _bitmap(readers, working)
+        case Hello(protocol, firmware, readers, working, _, board_id):
+            head = bytes([*protocol, *firmware, _byte(readers, "reader count")])
+            return head + _bitmap(readers, working) + _board_id(board_id)
+        case Stats(part, parts, counts):
+            return _part(part, parts, "stats") + b"".join(
+                bytes([_byte(r, "reader"), len(u)]) + _uid(u) + _u32(seen, "seen") + _u32(scans, "scans")
+                for r, u, seen, scans in counts)
+        case StatsRequest(restart):
+            return bytes([1 if restart else 0])
         case Readers(readers, working):
             return bytes([_byte(readers, "reader count")]) + _bitmap(readers, working)
         case TagOn(reader, uid) | TagOff(reader, uid):
             return bytes([_byte(reader, "reader")]) + _uid(uid)
         case Snapshot(part, parts, tags):
-            if not 0 <= part < parts <= 255:
-                raise ValueError(f"snapshot part {part} of {parts}")
-            return bytes([part, parts]) + b"".join(bytes([_byte(r, "reader"), len(u)]) + _uid(u) for r, u in tags)
+            return _part(part, parts, "snapshot") + b"".join(bytes([_byte(r, "reader"), len(u)]) + _uid(u) for r, u in tags)
         case Log(level, text):
             return bytes([LOG_LEVELS.index(level)]) + text.encode()
         case HelloRequest(protocol) | Welcome(protocol):
@@ -299,6 +345,33 @@ def _snapshot_tags(data: bytes) -> tuple[tuple[int, bytes], ...]:
     return tuple(tags)
 
 
+def _stats_counts(data: bytes) -> tuple[tuple[int, bytes, int, int], ...]:
+    counts = []
+    at = 0
+    while at < len(data):
+        if at + 2 > len(data) or data[at + 1] not in UID_SIZES or at + 2 + data[at + 1] + 8 > len(data):
+            raise Malformed(f"stats entry at byte {at + 2} is cut short or has a bad UID size")
+        end = at + 2 + data[at + 1]
+        counts.append((data[at], bytes(data[at + 2 : end]), int.from_bytes(data[end : end + 4], "big"),
+                       int.from_bytes(data[end + 4 : end + 8], "big")))
+        at = end + 8
+    return tuple(counts)
+
+
+def _hello(payload: bytes, seq: int) -> Hello:
+    if len(payload) < 6:
+        raise Malformed("HELLO carries at least 6 bytes")
+    readers = payload[5]
+    working = _read_bitmap(readers, payload[6:])
+    tail = payload[6 + (readers + 7) // 8 :]
+    board_id = None
+    if tail:  # 1.1: the id's length, the id; bytes after it belong to a later minor version
+        if len(tail) < 1 + tail[0]:
+            raise Malformed("HELLO's board id is cut short")
+        board_id = bytes(tail[1 : 1 + tail[0]])
+    return Hello((payload[0], payload[1]), (payload[2], payload[3], payload[4]), readers, working, seq, board_id)
+
+
 def _version(payload: bytes) -> tuple[int, int]:
     if len(payload) < 2:
         raise Malformed("a protocol version takes 2 bytes")
@@ -314,10 +387,15 @@ def decode(code: int, seq: int, payload: bytes) -> Message:
         _exact(payload, 0, TYPE_NAMES[kind])
         return kind(seq=seq)  # type: ignore[no-any-return]
     if kind is Hello:
-        if len(payload) < 6:
-            raise Malformed("HELLO carries at least 6 bytes")
-        working = _read_bitmap(payload[5], payload[6:])
-        return Hello((payload[0], payload[1]), (payload[2], payload[3], payload[4]), payload[5], working, seq)
+        return _hello(payload, seq)
+    if kind is Stats:
+        if len(payload) < 2 or not payload[0] < payload[1]:
+            raise Malformed("STATS starts with part < parts")
+        return Stats(payload[0], payload[1], _stats_counts(payload[2:]), seq)
+    if kind is StatsRequest:
+        if not payload:
+            raise Malformed("STATS_REQUEST carries its flags")
+        return StatsRequest(bool(payload[0] & 1), seq)
     if kind is Readers:
         if not payload:
             raise Malformed("READERS carries the reader count")
@@ -446,8 +524,14 @@ def as_dict(message: Message) -> dict[str, Any]:
     """A message as the test vectors write it: ``{"type": "TAG_ON", "seq": 7, ...}``."""
     fields: dict[str, Any] = {"type": type_name(message), "seq": message.seq}
     match message:
-        case Hello(protocol, firmware, readers, working):
+        case Hello(protocol, firmware, readers, working, _, board_id):
             fields.update(protocol=list(protocol), firmware=list(firmware), readers=readers, working=sorted(working))
+            if board_id is not None:
+                fields.update(board_id=board_id.hex())
+        case Stats(part, parts, counts):
+            fields.update(part=part, parts=parts, counts=[[r, format_uid(u), s, n] for r, u, s, n in counts])
+        case StatsRequest(restart):
+            fields.update(restart=restart)
         case Readers(readers, working):
             fields.update(readers=readers, working=sorted(working))
         case TagOn(reader, uid) | TagOff(reader, uid):
@@ -475,8 +559,14 @@ def from_dict(fields: dict[str, Any]) -> Message:
         return Unknown(int(name, 16), bytes.fromhex(fields.get("payload", "")), seq)
     kind = kinds[name]
     if kind is Hello:
+        board_id = fields.get("board_id")
         return Hello(_pair(fields["protocol"]), _triple(fields["firmware"]), int(fields["readers"]),
-                     frozenset(fields["working"]), seq)
+                     frozenset(fields["working"]), seq, None if board_id is None else bytes.fromhex(board_id))
+    if kind is Stats:
+        counts = tuple((int(r), parse_uid(u), int(s), int(n)) for r, u, s, n in fields["counts"])
+        return Stats(int(fields["part"]), int(fields["parts"]), counts, seq)
+    if kind is StatsRequest:
+        return StatsRequest(bool(fields["restart"]), seq)
     if kind is Readers:
         return Readers(int(fields["readers"]), frozenset(fields["working"]), seq)
     if kind in (TagOn, TagOff):

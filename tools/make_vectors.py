@@ -13,18 +13,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hardware.protocol import (  # noqa: E402
-    Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Readers, Snapshot,
-    SnapshotRequest, TagOff, TagOn, Unknown, Welcome, as_dict, crc16, encode,
+    PROTOCOL, Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Readers, Snapshot,
+    SnapshotRequest, Stats, StatsRequest, TagOff, TagOn, Unknown, Welcome, as_dict, crc16, encode,
 )
 
 UID4 = bytes.fromhex("04A21B3C")
 UID7 = bytes.fromhex("04A21B3C5D6E80")
 UID10 = bytes.fromhex("0411223344556677889A")
+PICO_ID = bytes.fromhex("E66138104B2A252D")  # machine.unique_id() on an RP2040: 8 bytes
 
 FRAMES: list[tuple[str, Message]] = [
-    ("HELLO: protocol 1.0, firmware 1.2.3, 20 readers, reader 7 and 19 failed",
-     Hello((1, 0), (1, 2, 3), 20, frozenset(range(20)) - {7, 19}, seq=0)),
-    ("HELLO: 1 reader, working", Hello((1, 0), (1, 0, 0), 1, frozenset({0}), seq=1)),
+    ("HELLO: protocol 1.1, firmware 1.2.3, 20 readers, reader 7 and 19 failed, board id",
+     Hello((1, 1), (1, 2, 3), 20, frozenset(range(20)) - {7, 19}, seq=0, board_id=PICO_ID)),
+    ("HELLO: 1 reader, working, board id", Hello((1, 1), (1, 1, 0), 1, frozenset({0}), seq=1, board_id=PICO_ID)),
+    ("HELLO: a protocol 1.0 board (no board id; accepted)", Hello((1, 0), (1, 0, 0), 1, frozenset({0}), seq=1)),
     ("HELLO: a board speaking protocol 2.0 (the host refuses it)",
      Hello((2, 0), (2, 0, 0), 8, frozenset(range(8)), seq=0)),
     ("HEARTBEAT from the board", Heartbeat(seq=42)),
@@ -46,6 +48,11 @@ FRAMES: list[tuple[str, Message]] = [
     ("LED: every LED off", Led("off", (0, 0, 0), (), seq=5)),
     ("BUZZER: 880 Hz for 200 ms", Buzzer(880, 200, seq=6)),
     ("BUZZER: silence", Buzzer(0, 0, seq=7)),
+    ("STATS: reader 0 saw a tag in 18 of 20 scans, reader 2 a 7-byte UID in 5 of 20",
+     Stats(0, 1, ((0, UID4, 18, 20), (2, UID7, 5, 20)), seq=15)),
+    ("STATS: no counts, one part", Stats(0, 1, (), seq=16)),
+    ("STATS_REQUEST: send the counts and start counting afresh", StatsRequest(True, seq=8)),
+    ("STATS_REQUEST: send the counts", StatsRequest(False, seq=9)),
     ("an unknown type 0x40 (a newer minor version): kept as raw bytes", Unknown(0x40, b"\x01\x02", seq=3)),
 ]
 
@@ -79,7 +86,7 @@ def main() -> None:
         assert [encode(m) for m in decoded] == expected, name
         out_streams.append({"name": name, "hex": data.hex(), "messages": [as_dict(m) for m in decoded]})
     doc = {
-        "protocol": "1.0",
+        "protocol": f"{PROTOCOL[0]}.{PROTOCOL[1]}",
         "crc": {"name": "CRC-16/CCITT-FALSE", "poly": "0x1021", "init": "0xFFFF", "check": "0x29B1",
                 "over": "LEN TYPE SEQ PAYLOAD"},
         "frames": frames,

@@ -23,7 +23,7 @@ from companion.rules.errors import ClueError
 from hardware.board_core import BoardTiming
 from hardware.board_link import BoardLink
 from hardware.link_core import LinkTiming
-from hardware.link_events import LinkEvent
+from hardware.link_events import BoardStats, LinkDown, LinkEvent, LinkUp
 from hardware.protocol import PROTOCOL, parse_uid
 from hardware.virtual_board import VirtualBoard
 
@@ -36,6 +36,10 @@ def add_parsers(commands: Any) -> None:
     monitor.add_argument("--settle", type=_seconds, default=LinkTiming.settle, metavar="SECONDS",
                          help=f"how long a tag must stay before it counts (default {LinkTiming.settle})")
     monitor.add_argument("--duration", type=_seconds, metavar="SECONDS", help="stop after this long (default: Ctrl-C)")
+    monitor.add_argument("--survey", type=_seconds, metavar="SECONDS",
+                         help="bench survey: count each reader's reads of each tag for this long, then print "
+                              "the read rates (docs/hardware.md) and stop")
+    monitor.add_argument("--json", action="store_true", help="with --survey: one JSON line instead of the table")
     monitor.set_defaults(command=_monitor)
 
     board = commands.add_parser(
@@ -81,7 +85,87 @@ def _version(parts: int) -> Any:
 
 
 def _monitor(args: argparse.Namespace) -> int:
+    if args.survey is not None:
+        return survey(args.port, args.survey, sys.stdout, sys.stderr, as_json=args.json)
     return monitor(args.port, LinkTiming(settle=args.settle), args.duration, sys.stdout, sys.stderr)
+
+
+SURVEY_WAIT = 10.0  # seconds for the link to come up, and for the board to answer STATS_REQUEST
+
+
+def survey(port: str | None, seconds: float, out: IO[str], err: IO[str], *, as_json: bool = False,
+           names: Callable[[str], str | None] = lambda uid: None, wait: float = SURVEY_WAIT) -> int:
+    """Count reads for ``seconds`` and print each reader's read rate per tag; 1 if the board never answered.
+
+    ``names`` gives an enrolled tag's piece name (None: not enrolled).
+    """
+    events: queue.Queue[LinkEvent] = queue.Queue()
+    with BoardLink(port, events) as link:
+        up = _wait_for(events, LinkUp, wait)
+        if not isinstance(up, LinkUp):
+            print(f"clue-companion: survey: {up.reason if isinstance(up, LinkDown) else 'no board'}", file=err)
+            return 1
+        link.request_stats(restart=True)
+        if _wait_for(events, BoardStats, wait) is None:
+            print("clue-companion: survey: the board does not answer STATS_REQUEST (firmware older than "
+                  "protocol 1.1? copy firmware/*.py to the Pico, see docs/hardware.md)", file=err)
+            return 1
+        print(f"survey: counting reads for {seconds:g} s; place the tags now", file=err, flush=True)
+        time.sleep(seconds)
+        link.request_stats()
+        stats = _wait_for(events, BoardStats, wait)
+        if not isinstance(stats, BoardStats):
+            print("clue-companion: survey: the board did not send its counts", file=err)
+            return 1
+    rows = survey_rows(stats, up.info.readers, names)
+    if as_json:
+        print(json.dumps({"seconds": seconds, "readers": rows}), file=out)
+    else:
+        out.write(survey_table(rows))
+    return 0
+
+
+def _wait_for(events: queue.Queue[LinkEvent], kind: type[Any], wait: float) -> LinkEvent | None:
+    """The first event of ``kind`` within ``wait`` seconds; else the last LinkDown seen, or None."""
+    deadline = time.monotonic() + wait
+    down: LinkEvent | None = None
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event = events.get(timeout=left)
+        except queue.Empty:
+            break
+        wanted = isinstance(event, kind)  # kept apart: isinstance with type[Any] would make event Any
+        if wanted:
+            return event
+        if isinstance(event, LinkDown):
+            down = event
+    return down
+
+
+def survey_rows(stats: BoardStats, readers: int, names: Callable[[str], str | None]) -> list[dict[str, Any]]:
+    """Per reader: its scans and, per tag it saw, the read rate in % (the JSON form)."""
+    rows: list[dict[str, Any]] = [{"reader": r, "scans": 0, "tags": []} for r in range(readers)]
+    for reader, uid, seen, scans in stats.counts:
+        if reader >= readers:
+            continue
+        rows[reader]["scans"] = max(rows[reader]["scans"], scans)
+        rate = round(100.0 * seen / scans, 1) if scans else 0.0
+        rows[reader]["tags"].append({"uid": uid, "piece": names(uid), "seen": seen, "rate": rate})
+    for row in rows:
+        row["tags"].sort(key=lambda tag: -tag["rate"])
+    return rows
+
+
+def survey_table(rows: list[dict[str, Any]]) -> str:
+    """The survey as a table per reader: uid, piece (if enrolled), read rate."""
+    lines = []
+    for row in rows:
+        lines.append(f"reader {row['reader']} ({row['scans']} scans)")
+        if not row["tags"]:
+            lines.append("  no tag seen")
+        for tag in row["tags"]:
+            lines.append(f"  {tag['uid']:<29} {tag['piece'] or '(not enrolled)':<24} {tag['rate']:5.1f} %")
+    return "\n".join(lines) + "\n"
 
 
 def monitor(port: str | None, timing: LinkTiming, duration: float | None, out: IO[str], err: IO[str]) -> int:

@@ -21,7 +21,8 @@ def test_after_a_reset_the_board_says_hello_every_second_and_nothing_else(board)
     got = host.run(3500)
     hellos = [m for m in got if isinstance(m, Hello)]
     assert kinds(got) == ["Hello"] * 4
-    assert hellos[0] == Hello((1, 0), hellos[0].firmware, 4, frozenset(range(4)), seq=0)
+    assert hellos[0] == Hello((1, 1), hellos[0].firmware, 4, frozenset(range(4)), seq=0, board_id=hellos[0].board_id)
+    assert hellos[0].board_id is not None and len(hellos[0].board_id) == 8  # machine.unique_id() on an RP2040
     assert [m.seq for m in got] == list(range(len(got)))
 
 

@@ -15,10 +15,13 @@ import on MicroPython.
 from __future__ import annotations
 
 import json
+import os
+import pty
 import select
 import shutil
 import subprocess
 import tempfile
+import tty
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +38,8 @@ class MicroPythonError(AssertionError):
 class MicroPython:
     """One MicroPython interpreter in a node process (about 0.1 s to start)."""
 
-    def __init__(self, timeout: float = 60.0) -> None:
+    def __init__(self, timeout: float = 60.0, args: tuple[str, ...] = (), pass_fds: tuple[int, ...] = (),
+                 stdin: int | None = None) -> None:
         node = shutil.which("node")
         if node is None:
             raise RuntimeError(f"node not found: the firmware tests need Node.js 20 or later; then {INSTALL}")
@@ -44,9 +48,10 @@ class MicroPython:
         self.timeout = timeout
         self._stderr = tempfile.TemporaryFile()
         self._process = subprocess.Popen(
-            [node, str(RUNNER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            cwd=HERE, text=True, encoding="utf-8", bufsize=1,
+            [node, str(RUNNER), *args], stdin=subprocess.PIPE if stdin is None else stdin, stdout=subprocess.PIPE,
+            stderr=self._stderr, cwd=HERE, text=True, encoding="utf-8", bufsize=1, pass_fds=pass_fds,
         )
+        self._stdin = self._process.stdin
 
     def run(self, code: str) -> None:
         """Execute statements."""
@@ -58,11 +63,11 @@ class MicroPython:
 
     def _call(self, command: dict[str, str]) -> Any:
         process = self._process
-        assert process.stdin is not None and process.stdout is not None
+        assert self._stdin is not None and process.stdout is not None
         if process.poll() is not None:
             raise RuntimeError(f"the MicroPython runner has exited: {self._errors()}")
-        process.stdin.write(json.dumps(command) + "\n")
-        process.stdin.flush()
+        self._stdin.write(json.dumps(command) + "\n")
+        self._stdin.flush()
         ready, _, _ = select.select([process.stdout], [], [], self.timeout)
         line = process.stdout.readline() if ready else ""
         if not line:
@@ -84,8 +89,8 @@ class MicroPython:
     def close(self) -> None:
         process = self._process
         if process.poll() is None:
-            assert process.stdin is not None
-            process.stdin.close()
+            assert self._stdin is not None
+            self._stdin.close()
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -100,3 +105,32 @@ class MicroPython:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+class SerialMicroPython(MicroPython):
+    """The firmware's main() on MicroPython behind a pty: ``port`` is the Pico's USB serial port.
+
+    The runner bridges the pty's master side (``mpy_runner.mjs --serial``);
+    once the firmware stops for the REPL, MicroPython's own REPL answers on
+    ``port``, and :meth:`run`/:meth:`eval` work as for :class:`MicroPython`
+    (before that they time out: the firmware's loop holds the interpreter).
+    """
+
+    def __init__(self, timeout: float = 60.0) -> None:
+        master, slave = pty.openpty()
+        tty.setraw(slave)  # a serial port carries bytes: no echo, no CR/LF translation
+        os.set_blocking(master, False)
+        read_end, write_end = os.pipe()
+        os.set_blocking(read_end, False)  # the runner polls its commands between serial bytes
+        self._fds = (master, slave)
+        self.port = os.ttyname(slave)
+        try:
+            super().__init__(timeout, ("--serial", str(master)), (master,), read_end)
+        finally:
+            os.close(read_end)
+        self._stdin = open(write_end, "w", encoding="utf-8", buffering=1)  # noqa: SIM115 - closed in close()
+
+    def close(self) -> None:
+        super().close()
+        for fd in self._fds:
+            os.close(fd)

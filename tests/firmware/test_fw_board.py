@@ -16,11 +16,12 @@ from firmware_board import FirmwareBoard
 from fw_fixtures import board, mp  # noqa: F401 - pytest fixtures
 from hardware.protocol import (
     Buzzer, Heartbeat, Hello, HelloRequest, HostHeartbeat, Led, Log, Message, Readers, Snapshot,
-    SnapshotRequest, TagOff, TagOn, Unknown, Welcome, crc16, encode,
+    SnapshotRequest, Stats, StatsRequest, TagOff, TagOn, Unknown, Welcome, crc16, encode,
 )
 from mpy_runner import MicroPython, MicroPythonError
 
 MUSTARD = bytes.fromhex("04A21B3C")
+PICO_ID = bytes.fromhex("E66138104B2A252D")  # the fake machine.unique_id()
 PLUM = bytes.fromhex("04112233445566")
 
 
@@ -54,7 +55,7 @@ def test_hello_at_once_then_every_second_while_unwelcomed(host: Host) -> None:
     host.board.place(MUSTARD, 0)
     got = host.timeline(3000)
     assert [(t, type(m).__name__) for t, m in got] == [(0, "Hello"), (1000, "Hello"), (2000, "Hello")]
-    assert got[0][1] == Hello((1, 0), (1, 0, 0), 4, frozenset(range(4)), seq=0)
+    assert got[0][1] == Hello((1, 1), (1, 0, 0), 4, frozenset(range(4)), seq=0, board_id=PICO_ID)
     assert [m.seq for _, m in got] == [0, 1, 2]
 
 
@@ -81,7 +82,7 @@ def test_a_welcome_of_another_major_is_logged_and_ignored(host: Host) -> None:
     host.send(Welcome((2, 0)))
     got = host.run(1000)
     assert kinds(got) == ["Hello"]
-    assert logs(got) == [("error", "host speaks protocol 2.0, this firmware 1.0: WELCOME ignored")]
+    assert logs(got) == [("error", "host speaks protocol 2.0, this firmware 1.1: WELCOME ignored")]
 
 
 def test_a_snapshot_request_is_answered_welcomed_or_not(host: Host) -> None:
@@ -228,7 +229,7 @@ def test_a_reader_dead_from_power_on_is_missing_from_hello(mp: MicroPython) -> N
         host = Host(board)
         got = host.run(10)
         assert got[0] == Log("error", "reader 1 (Ballroom): no answer on SPI: check its CS, 3.3 V, GND and MISO")
-        assert got[1] == Hello((1, 0), (1, 0, 0), 4, frozenset({0, 2, 3}), seq=1)
+        assert got[1] == Hello((1, 1), (1, 0, 0), 4, frozenset({0, 2, 3}), seq=1, board_id=PICO_ID)
     finally:
         board.close()
 
@@ -364,3 +365,32 @@ def test_a_crash_is_logged_then_the_board_resets(host: Host) -> None:
     got = host.parser.feed(bytes.fromhex(host.board.mp.eval("fw_rig.hexlify(rig.cable.take())")))
     assert got == [Log("error", 'crashed, resetting: OSError: [Errno 5] EIO (File "<string>", line 2, in boom)',
                        seq=got[0].seq)]
+
+
+FAKE_STATS = """
+class FakeStats:  # Scanner.stats()/reset_stats() as the scanner's owner specifies them
+    def __init__(self):
+        self.counts = {0: {'04a21b3c': (18, 20)}, 3: {'04a21b3c5d6e80': (5, 20), '04112233': (20, 20)}}
+        self.resets = 0
+    def stats(self):
+        return self.counts
+    def reset_stats(self):
+        self.resets += 1
+fake = FakeStats()
+rig.board.scanner.stats = fake.stats
+rig.board.scanner.reset_stats = fake.reset_stats
+"""
+
+
+def test_stats_request_is_answered_with_the_scanners_counts(host: Host) -> None:
+    host.board.mp.run(FAKE_STATS)
+    host.run(20)
+    host.send(StatsRequest(restart=False))
+    (stats,) = [m for m in host.run(20) if isinstance(m, Stats)]
+    assert (stats.part, stats.parts) == (0, 1)
+    assert stats.counts == ((0, MUSTARD, 18, 20), (3, bytes.fromhex("04112233"), 20, 20),
+                            (3, bytes.fromhex("04a21b3c5d6e80"), 5, 20))
+    assert host.board.mp.eval("fake.resets") == 0
+    host.send(StatsRequest(restart=True))
+    assert len([m for m in host.run(20) if isinstance(m, Stats)]) == 1
+    assert host.board.mp.eval("fake.resets") == 1

@@ -28,7 +28,7 @@ def on_mp(mp: MicroPython, call: str, *args: Any) -> Any:
 
 
 def test_the_vectors_are_there() -> None:
-    assert VECTORS["protocol"] == "1.0"
+    assert VECTORS["protocol"] == "1.1"
     assert len(VECTORS["frames"]) >= 20 and len(VECTORS["streams"]) >= 5
 
 
@@ -121,11 +121,13 @@ def host_accepts(kind: int, payload: bytes) -> bool:
 def test_payload_checks_agree_with_the_host_decoder(codec: MicroPython) -> None:
     rng = random.Random(7)
     cases = []
-    for kind in [*range(1, 8), *range(0x81, 0x87), 0x40, 0xC0]:
+    for kind in [*range(1, 9), *range(0x81, 0x88), 0x40, 0xC0]:
         cases += [(kind, "")] + [(kind, bytes(rng.randrange(256) for _ in range(n)).hex()) for n in range(13)]
         cases += [(kind, bytes(rng.choice([0, 1, 2, 4, 7, 10]) for _ in range(n)).hex()) for n in range(13)]
     cases += [(0x05, "0001030404a21b3c"), (0x05, "000103040404a21b"), (0x06, "0901ff"), (0x06, "0a0103"),
-              (0x01, "01000100000b010f"), (0x01, "01000100000b0108")]
+              (0x01, "01000100000b010f"), (0x01, "01000100000b0108"),
+              (0x01, "01010100000b0102aabb"), (0x01, "01010100000b0103aabb"), (0x01, "01010100000b0100"),
+              (0x08, "000100040102030400000001000000ff"), (0x08, "000100040102030400000001000000")]
     got = on_mp(codec, "(lambda cases: [frames.fits(k, fw_codec.uid_bytes(p)) for k, p in cases])", cases)
     expected = [host_accepts(kind, bytes.fromhex(payload)) for kind, payload in cases]
     assert got == expected
@@ -162,15 +164,59 @@ def test_a_payload_over_240_bytes_is_refused(codec: MicroPython) -> None:
         codec.eval("frames.encode(5, 0, bytes(241))")
 
 
-def interrupted(mp: MicroPython, data: bytes) -> bool:
-    mp.run(f"parser = frames.Parser()\nparser.feed({data!r})")
+def interrupted(mp: MicroPython, *chunks: bytes) -> bool:
+    mp.run("parser = frames.Parser()")
+    for chunk in chunks:
+        mp.run(f"parser.feed({chunk!r})")
     return bool(mp.eval("parser.interrupted"))
 
 
-def test_ctrl_c_twice_outside_frames_asks_to_stop(codec: MicroPython) -> None:
-    assert interrupted(codec, b"\r\x03\x03")  # what mpremote sends
-    assert not interrupted(codec, b"\r\x03")
+def test_what_mpremote_and_a_person_send_stops_the_firmware(codec: MicroPython) -> None:
+    assert interrupted(codec, b"\r\x03")  # mpremote's enter_raw_repl (1.20 on): CR, Ctrl-C, then CR, Ctrl-A
+    assert interrupted(codec, b"\r\x03\x03")  # older pyboard.py
+    assert interrupted(codec, b"\x03", b"\x03")  # Ctrl-C twice at `mpremote repl`, one key at a time
+    heartbeat = protocol.encode(protocol.HostHeartbeat(seq=5))
+    assert interrupted(codec, heartbeat + b"\r\x03")  # right after a frame
+    assert not interrupted(codec, b"\x03")
     assert not interrupted(codec, b"\x03x\x03")
-    # Inside a good frame two 0x03 bytes are only data.
-    frame = protocol.encode(protocol.Led("on", (3, 3, 3), (3,), seq=3))
-    assert b"\x03\x03" in frame and not interrupted(codec, frame)
+    assert not interrupted(codec, b"x\x03")
+
+
+def test_a_ctrl_c_inside_a_frame_never_stops_the_firmware(codec: MicroPython) -> None:
+    # LEN says where a frame ends, so whatever it holds is data: here CR, Ctrl-C pairs in the payload.
+    frame = protocol.encode(protocol.Led("on", (13, 3, 3), (13, 3), seq=13))
+    assert b"\r\x03" in frame and b"\x03\x03" in frame
+    assert not interrupted(codec, frame)
+    assert not interrupted(codec, *(frame[i : i + 1] for i in range(len(frame))))  # a byte at a time
+    # A frame that fails its CRC, or one cut short by a valid frame after it: its bytes are still not read.
+    damaged = frame[:-1] + bytes([frame[-1] ^ 1])
+    assert not interrupted(codec, damaged + protocol.encode(protocol.HostHeartbeat(seq=14)))
+    assert not interrupted(codec, frame[:-3] + protocol.encode(protocol.HostHeartbeat(seq=14)))
+
+
+def test_noise_without_the_sequence_never_stops_the_firmware(codec: MicroPython) -> None:
+    rng = random.Random(20)
+    noise = bytes(rng.choice(b"\x00\x01\x03\xa5\x05\x0d\xffAT\n") for _ in range(4000))
+    noise = noise.replace(b"\r\x03", b"\r").replace(b"\x03\x03", b"\x03")  # the stop sequence itself aside
+    while b"\r\x03" in noise or b"\x03\x03" in noise:
+        noise = noise.replace(b"\r\x03", b"\r").replace(b"\x03\x03", b"\x03")
+    assert noise.count(b"\x03") > 100
+    assert not interrupted(codec, *(noise[i : i + 37] for i in range(0, len(noise), 37)))
+
+
+def test_a_half_frame_given_up_lets_a_later_stop_through(codec: MicroPython) -> None:
+    frame = protocol.encode(protocol.Led("on", (1, 2, 3), (4,), seq=1))
+    codec.run(f"parser = frames.Parser()\nparser.feed({frame[:5]!r} + b'\\r\\x03')")
+    assert codec.eval("[parser.interrupted, parser.pending]") == [False, 7]  # still waiting for the frame
+    assert codec.eval("[parser.expire(), parser.interrupted, parser.pending]") == [[], True, 0]
+
+
+def test_stats_payloads_split_at_240_bytes(codec: MicroPython) -> None:
+    stats = {r: {f"04{r:02x}{t:02x}3c5d6e80": (t, 100) for t in range(4)} for r in range(6)}
+    got = on_mp(codec, "(lambda s: [fw_codec.hexlify(p) for p in frames.stats_payloads("
+                "{int(r): {u: tuple(v) for u, v in t.items()} for r, t in s.items()})])", stats)
+    parts = [protocol.decode(0x08, 0, bytes.fromhex(p)) for p in got]
+    assert [(p.part, p.parts) for p in parts] == [(0, 2), (1, 2)]  # type: ignore[union-attr]
+    counts = [c for p in parts for c in p.counts]  # type: ignore[union-attr]
+    assert len(counts) == 24 and counts[5] == (1, bytes.fromhex("0401013c5d6e80"), 1, 100)
+    assert all(len(bytes.fromhex(p)) <= 240 for p in got)

@@ -292,8 +292,8 @@ def test_a_device_that_never_answers_the_handshake_is_one_reason_and_one_log_lin
             after = mute.listen(1.0)
             status = link.status()
     assert QUICK_HANDSHAKE.handshake * 0.9 <= waited <= QUICK_HANDSHAKE.handshake + 1.0
-    assert down.reason == (f"the device on {mute.port} did not answer the handshake: "
-                           f"is it a CLUE board running the firmware?")
+    assert down.reason == (f"the device on {mute.port} is not a CLUE board (no answer to HELLO): "
+                           f"is the firmware on its Pico?")
     assert after - before >= 5  # still asking every 0.1 s
     lines = [r for r in caplog.records if r.name == "test.board"]
     assert [(r.getMessage(), r.levelname, r.fields) for r in lines] == [  # type: ignore[attr-defined]

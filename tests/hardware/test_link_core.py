@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 from link_sim import Wire, corrupt_crc, drop, drop_where
 
 from hardware.board_core import BoardCore
-from hardware.link_core import BOOT_LOG, LOG_RATE, LinkTiming
-from hardware.link_events import BoardInfo, BoardLog, LinkDown, LinkUp, ReadersChanged, TagPlaced, TagRemoved
+from hardware.link_core import BOOT_LOG, LOG_RATE, LinkCore, LinkTiming
+from hardware.link_events import (
+    BoardInfo, BoardLog, BoardStats, LinkDown, LinkUp, ReadersChanged, TagPlaced, TagRemoved,
+)
 from hardware.protocol import (
-    Heartbeat, Hello, HelloRequest, HostHeartbeat, Log, Message, Readers, Snapshot, SnapshotRequest, TagOff,
-    TagOn, Welcome, encode, format_uid,
+    Heartbeat, Hello, HelloRequest, HostHeartbeat, Log, Message, Readers, Snapshot, SnapshotRequest, StatsRequest,
+    TagOff, TagOn, Welcome, encode, format_uid,
 )
 
 SETTLE = LinkTiming().settle  # 0.25 s
@@ -64,7 +66,7 @@ def test_the_handshake_is_hello_request_hello_welcome_snapshot_then_one_link_up(
 
     assert [type(m) for _, m in wire.host_sent[:2]] == [HelloRequest, Welcome]
     assert [type(m) for _, m in wire.board_sent[:2]] == [Hello, Snapshot]
-    assert wire.of(LinkUp) == [LinkUp(BoardInfo("sim", (1, 0), (1, 2, 3), 6, frozenset({0, 1, 2, 3, 5})))]
+    assert wire.of(LinkUp) == [LinkUp(BoardInfo("sim", (1, 1), (1, 2, 3), 6, frozenset({0, 1, 2, 3, 5}), "7669727475616c30"))]
     assert wire.of(LinkDown) == []
     assert wire.times_of(LinkUp)[0] < 0.1  # two round trips, not a retry later
 
@@ -392,7 +394,7 @@ def test_a_device_that_never_answers_is_reported_down_once_while_the_host_keeps_
     (down,) = wire.of(LinkDown)
     (down_at,) = wire.times_of(LinkDown)
     assert HANDSHAKE - EPS <= down_at <= HANDSHAKE + STEP + EPS
-    assert down.reason == "the device on sim did not answer the handshake: is it a CLUE board running the firmware?"
+    assert down.reason == "the device on sim is not a CLUE board (no answer to HELLO): is the firmware on its Pico?"
     assert len(wire.sent_by_host(HelloRequest, down_at)) >= 2 * HANDSHAKE - 1  # asked every second after
     wire.board_cut = False
     wire.run(2)
@@ -407,7 +409,7 @@ def test_a_device_that_answers_with_text_is_told_apart_from_a_silent_one():
     wire.run(HANDSHAKE + 0.1)
 
     (down,) = wire.of(LinkDown)
-    assert "did not answer the handshake" in down.reason
+    assert "is not a CLUE board (no answer to HELLO)" in down.reason
     assert "bytes that are not frames" in down.reason and "copy firmware/*.py" in down.reason
 
 
@@ -582,5 +584,31 @@ def test_whatever_happens_on_the_wire_the_host_ends_up_reporting_what_is_on_the_
     assert (LinkUp, LinkUp) not in zip(ups_and_downs, ups_and_downs[1:])  # a LinkDown between any two
     first_up = ups_and_downs.index(LinkUp)
     # Before the first up, the only reasons are a silent port and a board that did not take the WELCOME.
-    assert all("did not answer the handshake" in e.reason or "did not take the WELCOME" in e.reason
+    assert all("is not a CLUE board (no answer to HELLO)" in e.reason or "did not take the WELCOME" in e.reason
                for e in wire.of(LinkDown)[:first_up])
+
+
+def test_a_protocol_1_0_board_without_an_id_is_accepted_with_none() -> None:
+    board, host = BoardCore(readers=2, protocol=(1, 0)), LinkCore("sim")
+    board.receive(host.opened(0.0), 0.0)
+    board.receive(host.received(board.frames(0.0), 0.0), 0.0)
+    host.received(board.frames(0.01), 0.01)
+    (up,) = [e for e in host.events_due(0.01) if isinstance(e, LinkUp)]
+    assert up.info.board_id is None and up.as_dict()["board_id"] is None
+
+
+def test_stats_parts_make_one_board_stats_event() -> None:
+    board, host = BoardCore(readers=2), LinkCore("sim")
+    board.receive(host.opened(0.0), 0.0)
+    board.receive(host.received(board.frames(0.0), 0.0), 0.0)
+    board.place(bytes.fromhex("04a21b3c"), 1)
+    host.received(board.frames(0.01), 0.01)
+    board.receive(host.command(StatsRequest(restart=True)), 0.02)
+    host.received(board.frames(0.02), 0.02)
+    for step in range(3, 7):
+        host.received(board.frames(step / 100), step / 100)
+    board.receive(host.command(StatsRequest()), 0.07)
+    host.received(board.frames(0.07), 0.07)
+    stats = [e for e in host.events_due(0.08) if isinstance(e, BoardStats)]
+    assert stats[0].counts == ((1, "04:A2:1B:3C", 2, 3),)  # three scans so far, the tag placed before the 2nd
+    assert stats[-1].counts == ((1, "04:A2:1B:3C", 5, 5),)  # counting restarted: the five scans since

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import subprocess
@@ -14,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 import serial
 
-from companion.cli.board_monitor import drive
+from companion.cli.board_monitor import drive, survey
 from companion.cli.main import main
 from hardware.virtual_board import VirtualBoard
 
@@ -51,8 +52,8 @@ def test_board_monitor_prints_the_link_and_each_tag_as_json_lines():
         lines = _monitor_lines(port, 3.5, lambda: _tap(board))
     events = [{k: v for k, v in line.items() if k != "t"} for line in lines]
     assert events == [
-        {"event": "link_up", "port": port, "protocol": "1.0", "firmware": "1.4.2", "readers": 4,
-         "working": [0, 1, 2, 3], "failed": []},
+        {"event": "link_up", "port": port, "protocol": "1.1", "firmware": "1.4.2", "readers": 4,
+         "working": [0, 1, 2, 3], "failed": [], "board_id": "7669727475616c30"},
         {"event": "placed", "reader": 2, "uid": "04:A2:1B:3C:5D:6E:80"},
         {"event": "removed", "reader": 2, "uid": "04:A2:1B:3C:5D:6E:80"},
     ]
@@ -134,3 +135,30 @@ def test_board_monitor_refuses_a_negative_settle_time(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["board-monitor", "--settle", "-1"])
     assert exit_.value.code == 2 and "seconds cannot be negative" in capsys.readouterr().err
+
+
+def test_the_survey_reports_each_readers_read_rate_per_tag():
+    with VirtualBoard(readers=3) as board:
+        board.core.place(bytes.fromhex("04A21B3C"), 0)
+        board.core.place(bytes.fromhex("04A21B3C5D6E80"), 2)
+        out, err = io.StringIO(), io.StringIO()
+        names = {"04:A2:1B:3C": "Miss Scarlet's mover"}.get
+        assert survey(board.port, 0.5, out, err, names=names) == 0, err.getvalue()
+        table = out.getvalue().splitlines()
+        json_out = io.StringIO()
+        assert survey(board.port, 0.3, json_out, err, as_json=True) == 0, err.getvalue()
+    assert table[0].startswith("reader 0 (") and table[0].endswith(" scans)")
+    assert table[1].split() == ["04:A2:1B:3C", "Miss", "Scarlet's", "mover", "100.0", "%"]
+    assert table[2:4] == [table[2], "  no tag seen"] and table[2].startswith("reader 1 (")
+    assert table[5].split() == ["04:A2:1B:3C:5D:6E:80", "(not", "enrolled)", "100.0", "%"]
+    report = json.loads(json_out.getvalue())
+    assert report["seconds"] == 0.3 and [r["reader"] for r in report["readers"]] == [0, 1, 2]
+    counted = report["readers"][0]
+    # Counting restarted at the start of this survey: only its own scans, each of which saw the tag.
+    assert 0 < counted["scans"] == counted["tags"][0]["seen"] and counted["tags"][0]["piece"] is None
+
+
+def test_the_survey_names_a_board_that_never_comes_up(tmp_path):
+    err = io.StringIO()
+    assert survey(str(tmp_path / "no-such-port"), 0.1, io.StringIO(), err, wait=0.5) == 1
+    assert err.getvalue().startswith("clue-companion: survey: ")

@@ -16,6 +16,7 @@ NAMES = {
     frames.SNAPSHOT: "SNAPSHOT", frames.READERS: "READERS", frames.LOG: "LOG",
     frames.HELLO_REQUEST: "HELLO_REQUEST", frames.WELCOME: "WELCOME", frames.HOST_HEARTBEAT: "HOST_HEARTBEAT",
     frames.SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST", frames.LED: "LED", frames.BUZZER: "BUZZER",
+    frames.STATS: "STATS", frames.STATS_REQUEST: "STATS_REQUEST",
 }
 CODES = {name: code for code, name in NAMES.items()}
 LEVELS = ("debug", "info", "warning", "error")
@@ -55,6 +56,29 @@ def _tags(data):
     return tags
 
 
+def _counts(data):
+    counts = []
+    at = 0
+    while at < len(data):
+        end = at + 2 + data[at + 1]
+        counts.append([data[at], uid_text(data[at + 2 : end]), _u32(data, end), _u32(data, end + 4)])
+        at = end + 8
+    return counts
+
+
+def _u32(data, at):
+    return data[at] << 24 | data[at + 1] << 16 | data[at + 2] << 8 | data[at + 3]
+
+
+def _hello_fields(payload):
+    fields = {"protocol": [payload[0], payload[1]], "firmware": [payload[2], payload[3], payload[4]],
+              "readers": payload[5], "working": _working(payload[5], payload, 6)}
+    at = 6 + (payload[5] + 7) // 8
+    if at < len(payload):
+        fields["board_id"] = hexlify(payload[at + 1 : at + 1 + payload[at]])
+    return fields
+
+
 def as_dict(kind, seq, payload):
     """A frame's fields as the vectors write its message."""
     name = NAMES.get(kind)
@@ -62,8 +86,11 @@ def as_dict(kind, seq, payload):
         return {"type": "0x%02X" % kind, "seq": seq, "payload": hexlify(payload)}
     fields = {"type": name, "seq": seq}
     if kind == frames.HELLO:
-        fields.update(protocol=[payload[0], payload[1]], firmware=[payload[2], payload[3], payload[4]],
-                      readers=payload[5], working=_working(payload[5], payload, 6))
+        fields.update(_hello_fields(payload))
+    elif kind == frames.STATS:
+        fields.update(part=payload[0], parts=payload[1], counts=_counts(payload[2:]))
+    elif kind == frames.STATS_REQUEST:
+        fields.update(restart=bool(payload[0] & frames.STATS_RESTART))
     elif kind == frames.READERS:
         fields.update(readers=payload[0], working=_working(payload[0], payload, 1))
     elif kind in (frames.TAG_ON, frames.TAG_OFF):
@@ -88,8 +115,16 @@ def payload_of(fields):
         return int(name, 16), binascii.unhexlify(fields["payload"])
     kind = CODES[name]
     if kind == frames.HELLO:
-        return kind, frames.hello_payload(fields["protocol"], fields["firmware"], fields["readers"],
-                                          _mask(fields["working"]))
+        payload = frames.hello_payload(fields["protocol"], fields["firmware"], fields["readers"],
+                                       _mask(fields["working"]), binascii.unhexlify(fields.get("board_id", "")))
+        # A 1.0 board's HELLO ends at the bitmap: this firmware no longer sends one, so drop the id's length.
+        return kind, payload if "board_id" in fields else payload[:-1]
+    if kind == frames.STATS:
+        stats = {}
+        for reader, uid, seen, scans in fields["counts"]:
+            stats.setdefault(reader, {})[uid.replace(":", "").lower()] = (seen, scans)
+        (one,) = frames.stats_payloads(stats)  # the vectors' parts are small
+        return kind, bytes((fields["part"], fields["parts"])) + one[2:]
     if kind == frames.READERS:
         return kind, frames.readers_payload(fields["readers"], _mask(fields["working"]))
     if kind in (frames.TAG_ON, frames.TAG_OFF):
@@ -105,6 +140,8 @@ def payload_of(fields):
         return kind, bytes(fields["protocol"])
     if kind == frames.LED:
         return kind, bytes([MODES.index(fields["mode"])] + fields["colour"] + fields["leds"])
+    if kind == frames.STATS_REQUEST:
+        return kind, bytes((frames.STATS_RESTART if fields["restart"] else 0,))
     if kind == frames.BUZZER:
         frequency, duration = fields["frequency"], fields["duration_ms"]
         return kind, bytes((frequency >> 8, frequency & 0xFF, duration >> 8, duration & 0xFF))

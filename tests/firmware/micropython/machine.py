@@ -14,6 +14,22 @@ wdts = []
 timers = []
 
 
+class _Memory:
+    """``machine.mem32``: remembers each word written, by address (registers, e.g. the watchdog's)."""
+
+    def __init__(self):
+        self.written = {}
+
+    def __setitem__(self, address, value):
+        self.written[address] = value
+
+    def __getitem__(self, address):
+        return self.written.get(address, 0)
+
+
+mem32 = _Memory()
+
+
 def reset_world():
     """Forget every pin, device and output (a fresh board)."""
     _pins.clear()
@@ -21,6 +37,7 @@ def reset_world():
     pwms.clear()
     wdts.clear()
     timers.clear()
+    mem32.written.clear()
 
 
 class _Line:
@@ -187,6 +204,12 @@ class Timer:
 
     def deinit(self):
         self.callback = None
+
+
+def soft_reset_world():
+    """What a soft reset does to ``machine`` on the rp2 port: timers stop (ports/rp2/main.c, soft_timer_deinit)."""
+    for timer in timers:
+        timer.deinit()
 
 
 class Reset(Exception):
