@@ -93,6 +93,7 @@ class Board:
         self._check_host(now)
         if self.scanner.scan(now, self._on_tag):
             self._health_changed()
+        self._log_brown_outs()
         self._keep_time(now)
         self.leds.update(now)
         self.buzzer.update(now)
@@ -174,6 +175,15 @@ class Board:
                 self._log_reader(i, working >> i & 1)
         if self.welcomed:  # unwelcomed, the next HELLO carries it
             self._readers()
+
+    def _log_brown_outs(self):
+        """Readers found reset since the last pass (a power dip): the scanner sets them up again."""
+        take = getattr(self.scanner, "take_brown_outs", None)  # fakes in the tests may not count them
+        reset = take() if take else 0
+        for i in range(self.scanner.count):
+            if reset >> i & 1:
+                name = " (%s)" % self._names[i] if self._names and i < len(self._names) else ""
+                self.log(WARNING, "reader %d%s reset itself (power dip?): set up again" % (i, name))
 
     def _log_reader(self, i, working):
         name = " (%s)" % self._names[i] if self._names and i < len(self._names) else ""

@@ -7,17 +7,18 @@ Classic build: 16 readers, one chip-select GPIO each.
 from micropython import const
 
 # ---- versions (docs/protocol.md) ------------------------------------------
-PROTOCOL = (1, 0)  # major, minor: the host refuses a board of another major
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (1, 1, 0)  # the protocol version is frames.PROTOCOL
 
 # ---- SPI bus shared by every reader (SPI0) --------------------------------
 SPI_ID = const(0)
 SPI_SCK = const(18)
 SPI_MOSI = const(19)
 SPI_MISO = const(16)
-# 1-2 MHz keeps long ribbon runs reliable; drop to 1_000_000 if the seat pads
-# at the table edge fail or miss tags.
-SPI_BAUDRATE = const(2_000_000)
+# 1 MHz over a star of ribbon cables: each line has a series resistor at the
+# Pico end (docs/hardware.md; docs/sensing.md, The bus) to damp ringing. The
+# RP2040 pads keep their reset drive, 4 mA: MicroPython's rp2 machine.Pin has
+# no drive= argument (docs/sensing.md).
+SPI_BAUDRATE = const(1_000_000)
 READER_RST = const(22)  # RST of every reader, shared
 
 # ---- readers ---------------------------------------------------------------
@@ -65,10 +66,20 @@ BLINK_MS = const(500)  # half period of a blinking LED, board and status
 MISSES = const(3)  # scans in a row without a tag before it counts as gone
 HEALTH_RETRY_MS = const(2000)  # how often a failed reader is tried again
 # The antenna is on only while its reader is scanned, so neighbours never
-# jam each other; a tag needs a moment of field before it answers.
-ANTENNA_SETTLE_US = const(1500)
-MAX_CARDS = const(8)  # tags one reader reports per scan (movers in one room)
-RX_GAIN = const(0x70)  # RFCfgReg: 48 dB, the most, to read through the board
+# jam each other. A tag accepts a request within 5 ms of field, so the reader
+# gives it 5.1 ms (ISO/IEC 14443-3 clause 5); a field off for 5 ms powers
+# every tag down (NXP Reader Library's field reset), done only when needed.
+ANTENNA_SETTLE_US = const(5100)
+FIELD_RESET_US = const(5100)
+MAX_CARDS = const(16)  # tags one antenna tracks: a room holds up to 12 pieces
+# Transmitter and receiver (MFRC522 datasheet 9.3.3.6-9.3.3.8): the field is
+# what powers tags through the board, so the transmitter's conductance is at
+# its most (CWGsN 0xF in GsNReg, ModGsN left at its 8; CWGsP 0x3F), and the
+# receiver at its power-on 33 dB (RxGain 100b, bits 6-4 of RFCfgReg). Raise
+# RX_GAIN (0x50 38 dB ... 0x70 48 dB) only if the bench survey says so.
+RX_GAIN = const(0x40)
+TX_GS_N = const(0xF8)
+TX_CW_GS_P = const(0x3F)
 
 # ---- the link (docs/protocol.md, Timing) ------------------------------------
 HELLO_RETRY_MS = const(1000)

@@ -91,7 +91,8 @@ def build(transport, clock=time.ticks_ms, names=config.READERS, settle_us=config
               sck=Pin(config.SPI_SCK), mosi=Pin(config.SPI_MOSI), miso=Pin(config.SPI_MISO))
     selects = make_selects(count, config.CS_PINS, config.DECODER)
     _reset_readers(Pin(config.READER_RST, Pin.OUT, value=1))
-    readers = [MFRC522(spi, cs, settle_us, config.RX_GAIN, config.MAX_CARDS) for cs in selects]
+    readers = [MFRC522(spi, cs, settle_us, config.RX_GAIN, config.MAX_CARDS, gs_n=config.TX_GS_N,
+                       cw_gs_p=config.TX_CW_GS_P, reset_us=config.FIELD_RESET_US) for cs in selects]
     scanner = Scanner(readers, config.MISSES, config.HEALTH_RETRY_MS)
     leds = Leds(NeoPixel(Pin(config.LED_PIN, Pin.OUT), count), count, config.BLINK_MS)
     buzzer = Buzzer(PWM(Pin(config.BUZZER_PIN)))

@@ -1,13 +1,18 @@
-"""MFRC522 (RC522) driver: set up, check health, list every ISO 14443A tag.
+"""MFRC522 (RC522) driver: set up, check health, track every ISO 14443A tag on one antenna.
 
-Several tags can lie on one reader (movers standing in one room), so
-:meth:`MFRC522.scan` enumerates them all: it wakes every tag, singles one out
-with the bit-by-bit anticollision of ISO 14443-3 (every cascade level, so 4-,
-7- and 10-byte UIDs), selects it, halts it so it stays quiet, and asks again
-until no tag answers.
+A room can hold a dozen pieces, more than one anticollision round reliably
+sorts out, so :meth:`MFRC522.scan` never relies on one (docs/sensing.md):
+it first confirms each tag it already knows by its UID (WUPA, SELECT with
+the full UID through every cascade level, HLTA), which leaves every known
+tag halted, and then asks with REQA, which only idle tags answer, singling
+out each newcomer with the bit-by-bit anticollision of ISO 14443-3,
+selecting and halting it, until nobody answers or the scan's budget is spent.
 
-Register and command numbers are from the NXP MFRC522 datasheet; the SPI
-address byte is ``(reg << 1) & 0x7E``, with 0x80 added to read.
+Register and command numbers are from the NXP MFRC522 datasheet (section
+9); the SPI address byte is ``(reg << 1) & 0x7E``, with 0x80 added to read.
+Tag commands follow ISO/IEC 14443-3 (6.4, 6.5) as NXP's Reader Library
+(phpalI14443p3a_Sw_ActivateCard: WUPA then SELECT with a known UID) and
+miguelbalboa/rfid (PICC_WakeupA, PICC_Select, PICC_HaltA) send them.
 """
 
 import time
@@ -31,6 +36,8 @@ _TX_ASK = const(0x15)
 _CRC_RESULT_H = const(0x21)
 _CRC_RESULT_L = const(0x22)
 _RF_CFG = const(0x26)
+_GS_N = const(0x27)
+_CW_GS_P = const(0x28)
 _T_MODE = const(0x2A)
 _T_PRESCALER = const(0x2B)
 _T_RELOAD_H = const(0x2C)
@@ -48,11 +55,17 @@ _POWER_DOWN = const(0x10)  # CommandReg bit: still resetting
 _RX_OR_IDLE = const(0x30)
 _TIMER = const(0x01)
 _CRC_DONE = const(0x04)
-# ErrorReg bits: buffer overflow, parity, protocol; and a bit collision.
-_BAD_FRAME = const(0x13)
-_COLLIDED = const(0x08)
+# ErrorReg bits (datasheet 9.3.1.7), checked in the order of NXP's Reader Library
+# (phhalHw_Rc523_ExchangeReceive): overflow, then collision, then protocol, then CRC/parity.
+# A collision often garbles the parity bit too, so it must win over ParityErr.
+_BUFFER_OVFL = const(0x10)
+_COLL_ERR = const(0x08)
+_INTEGRITY = const(0x07)  # CRCErr, ParityErr, ProtocolErr
 
-# Tag (PICC) commands, ISO 14443-3.
+# Set up by init() and lost by any reset: alive() reads it back (power-on value 0x00).
+_PRESCALER = const(0xA9)  # 13.56 MHz / (2 * 169 + 1): a 25 us timer tick
+
+# Tag (PICC) commands, ISO 14443-3 6.4.
 _REQA = const(0x26)
 _WUPA = const(0x52)
 _HLTA = const(0x50)
@@ -66,20 +79,37 @@ TIMEOUT = const(1)
 COLLISION = const(2)
 ERROR = const(3)
 
+# What health() finds.
+HEALTHY = const(0)
+NO_ANSWER = const(1)  # VersionReg reads 0x00 or 0xFF: nothing on MISO
+WAS_RESET = const(2)  # answers, but lost its set-up (brown-out, glitch on RST): init() again
+
 _WAIT_US = const(5000)  # a command's longest wait: the 1 ms tag timer plus ample slack
 _RX_SIZE = const(16)  # the longest answer read back: 5 UID/BCC bytes here
 _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
 
 
 class MFRC522:
-    """One reader on the shared SPI bus, behind its own chip select."""
+    """One reader on the shared SPI bus, behind its own chip select.
 
-    def __init__(self, spi, cs, settle_us=1500, gain=0x70, max_cards=8):
+    ``settle_us``: field before the first command (ISO 14443-3 clause 5: a
+    tag accepts a request within 5 ms of field, so the reader gives 5.1 ms);
+    ``gain``: RxGain, bits 6-4 of RFCfgReg; ``max_cards``: tags this antenna
+    tracks; ``gs_n``, ``cw_gs_p``: transmitter conductance (GsNReg, CWGsPReg);
+    ``reset_us``: field off that resets every tag (NXP's Reader Library: 5 ms).
+    """
+
+    def __init__(self, spi, cs, settle_us=5100, gain=0x40, max_cards=16, gs_n=0xF8, cw_gs_p=0x3F,
+                 reset_us=5100):
         self._spi = spi
         self._cs = cs
         self._settle_us = settle_us
-        self._gain = gain
+        self._gain = gain & 0x70
         self._max_cards = max_cards
+        self._gs_n = gs_n
+        self._cw_gs_p = cw_gs_p & 0x3F
+        self._reset_us = reset_us
+        self._off_at = time.ticks_us()  # when the field last went off
         # Preallocated so a scan allocates nothing but the UIDs it finds.
         self._reg = bytearray(2)
         self._miso = bytearray(2)
@@ -91,6 +121,10 @@ class MFRC522:
         self._rx_len = 0
         self._cl = bytearray(5)  # one cascade level: 4 UID bytes (or CT + 3) and BCC
         self._uid = bytearray(10)
+
+    @property
+    def max_cards(self):
+        return self._max_cards
 
     # ---- registers ----------------------------------------------------------
 
@@ -147,13 +181,20 @@ class MFRC522:
         """VersionReg: 0x91/0x92 on a real chip, 0x00 or 0xFF when nothing answers."""
         return self._read(_VERSION)
 
-    def alive(self):
+    def health(self):
+        """HEALTHY, NO_ANSWER, or WAS_RESET when the chip answers but lost what init() set."""
         version = self.version()
-        return version != 0x00 and version != 0xFF
+        if version == 0x00 or version == 0xFF:
+            return NO_ANSWER
+        return HEALTHY if self._read(_T_PRESCALER) == _PRESCALER else WAS_RESET
+
+    def alive(self):
+        """Answers on SPI and still holds its set-up."""
+        return self.health() == HEALTHY
 
     def init(self):
         """Soft reset and set up for ISO 14443A; False if the chip does not answer."""
-        if not self.alive():
+        if self.health() == NO_ANSWER:
             return False
         self._write(_COMMAND, _SOFT_RESET)
         start = time.ticks_ms()
@@ -161,22 +202,54 @@ class MFRC522:
             if time.ticks_diff(time.ticks_ms(), start) > 50:
                 return False
             time.sleep_ms(1)
+        self._off_at = time.ticks_us()  # a soft reset switches the field off
         w = self._write
         w(_T_MODE, 0x80)  # TAuto: the timer starts as each transmission ends
-        w(_T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1): a 25 us tick
+        w(_T_PRESCALER, _PRESCALER)
         w(_T_RELOAD_H, 0)
-        w(_T_RELOAD_L, 40)  # 40 ticks: 1 ms for a tag to answer, ten times its ~0.1 ms
+        w(_T_RELOAD_L, 40)  # 40 ticks: 1 ms, the HLTA silence of ISO 14443-3 6.4.3, ten times an answer's delay
         w(_TX_ASK, 0x40)  # 100 % ASK modulation, as type A needs
         w(_MODE, 0x3D)  # CRC coprocessor preset 0x6363: CRC_A
         w(_TX_MODE, 0)  # 106 kbit/s and no automatic CRC: ours is explicit
         w(_RX_MODE, 0)
-        w(_RF_CFG, self._gain)
+        self._set_transmitter()
         w(_COLL, 0)  # ValuesAfterColl off: bits after a collision read 0
         self._antenna(False)
         return self.alive()
 
+    def _set_transmitter(self):
+        """Transmitter conductance and receiver gain (datasheet 9.3.3.6-9.3.3.8).
+
+        GsNReg bits 7-4 (CWGsN) and CWGsPReg bits 5-0 set the field's
+        strength while unmodulated: powering tags through a board is what
+        limits range, so config.py raises them. RFCfgReg: bit 7 and bits 3-0
+        are reserved, so only RxGain (bits 6-4) is changed, read-modify-write.
+        """
+        self._write(_GS_N, self._gs_n)
+        self._write(_CW_GS_P, self._cw_gs_p)
+        self._write(_RF_CFG, self._read(_RF_CFG) & 0x8F | self._gain)
+
     def _antenna(self, on):
         self._write(_TX_CONTROL, 0x83 if on else 0x80)  # Tx1RFEn and Tx2RFEn
+
+    def _field_on(self, reset):
+        """Field on, and ``settle_us`` of it before the first command.
+
+        ``reset``: first make sure the field has been off ``reset_us``, so
+        every tag powers down and forgets HALT (only when needed: the other
+        readers' scans usually give that gap for free).
+        """
+        if reset:
+            waited = time.ticks_diff(time.ticks_us(), self._off_at)
+            if waited < self._reset_us:
+                time.sleep_us(self._reset_us - waited)
+        self._antenna(True)
+        if self._settle_us:
+            time.sleep_us(self._settle_us)
+
+    def _field_off(self):
+        self._antenna(False)
+        self._off_at = time.ticks_us()
 
     # ---- talking to tags ------------------------------------------------------
 
@@ -200,13 +273,16 @@ class MFRC522:
         if not self._wait(_COM_IRQ, _RX_OR_IDLE, _TIMER):
             return TIMEOUT
         error = self._read(_ERROR)
-        if error & _BAD_FRAME:
+        if error & _BUFFER_OVFL:
+            return ERROR
+        collided = error & _COLL_ERR
+        if not collided and error & _INTEGRITY:
             return ERROR
         count = self._read(_FIFO_LEVEL)
         if not 0 < count <= _RX_SIZE:
             return ERROR
         self._read_fifo(count)
-        return COLLISION if error & _COLLIDED else OK
+        return COLLISION if collided else OK
 
     def _crc(self, count):
         """Append the CRC_A of ``self._out[1 : 1 + count]``, computed by the chip."""
@@ -335,33 +411,90 @@ class MFRC522:
         return 0
 
     def _halt(self):
+        """HLTA: the selected tag goes to HALT (ISO 14443-3 6.4.3: silence for 1 ms is success)."""
         out = self._out
         out[1] = _HLTA
         out[2] = 0
         if self._crc(2):
-            self._transceive(4)  # a halted tag stays silent: the time-out is success
+            self._transceive(4)
 
-    def scan(self, found):
-        """Append the UID (bytes) of every tag on this reader to the list ``found``.
+    def confirm(self, uid):
+        """Whether the tag ``uid`` is in the field: WUPA, SELECT by its UID, HLTA.
 
-        The antenna is on only for the scan, which also powers every tag down
-        in between: all of them start the next scan idle, and none is left
-        halted from the last one.
+        WUPA wakes idle and halted tags alike; at each cascade level only a
+        tag whose UID bytes match stays in (the others drop back to IDLE or,
+        woken from HALT, to HALT: ISO 14443-3 6.3), and the chosen one ends
+        halted again, so a later REQA leaves it quiet.
         """
-        self._antenna(True)
-        if self._settle_us:
-            time.sleep_us(self._settle_us)
+        if not self._request(_WUPA):
+            return False
+        cl = self._cl
+        size = len(uid)
+        at = 0
+        for sel in _SEL:
+            if size - at > 4:  # more levels follow: the cascade tag and 3 UID bytes
+                cl[0] = _CASCADE_TAG
+                for i in range(3):
+                    cl[1 + i] = uid[at + i]
+                at += 3
+            else:
+                for i in range(4):
+                    cl[i] = uid[at + i]
+                at += 4
+            cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
+            sak = self._select(sel)
+            if sak < 0 or (at == size) == bool(sak & 0x04):
+                return False  # silent, or a UID of another length
+            if at == size:
+                self._halt()
+                return True
+        return False
+
+    def find(self, found, room):
+        """REQA and anticollision: append each newcomer's UID to ``found``, halted; at most ``room``.
+
+        Only idle tags answer REQA, so tags already confirmed (halted) stay
+        out of the way. A round that fails leaves tags READY, and the next
+        REQA only sends them back to IDLE, so one silent REQA after a
+        failure is not taken as an empty field. Every REQA counts against
+        the scan's budget (``room`` plus two).
+        """
+        budget = room + 2
+        failed = False
+        while room > 0 and budget > 0:
+            budget -= 1
+            if not self._request(_REQA):
+                if not failed:
+                    return
+                failed = False
+                continue
+            size = self._activate()
+            if not size:
+                failed = True
+                continue
+            failed = False
+            uid = bytes(self._uid[:size])
+            if uid not in found:
+                found.append(uid)
+                room -= 1
+            self._halt()
+
+    def scan(self, found, known=(), reset=False):
+        """Append to ``found`` the UID (bytes) of every tag on this reader.
+
+        ``known``: UIDs believed present, each confirmed by :meth:`confirm`;
+        then newcomers by :meth:`find`, up to ``max_cards`` in all.
+        ``reset``: power every tag down first (see :meth:`_field_on`), for
+        when a tag may be lying there halted but unknown. The antenna is on
+        only for the scan, so neighbouring readers never jam each other.
+        """
+        self._field_on(reset)
         try:
-            command = _WUPA  # wakes a tag even if the field gap was too short to reset it
-            for _ in range(self._max_cards):
-                if not self._request(command):
-                    break
-                command = _REQA  # halted tags ignore it: only the ones not yet read answer
-                size = self._activate()
-                if size:
-                    uid = bytes(self._uid[:size])
-                    if uid not in found:
-                        found.append(uid)
-                    self._halt()
+            count = 0
+            for uid in known:
+                count += 1
+                if self.confirm(uid) and uid not in found:
+                    found.append(uid)
+            self.find(found, self._max_cards - count)
         finally:
-            self._antenna(False)
+            self._field_off()

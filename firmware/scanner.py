@@ -1,20 +1,26 @@
 """Scanning every reader: which tags each holds (debounced) and which readers answer.
 
 A tag counts as placed the first time its reader sees it and as gone after
-``misses`` scans in a row without it (docs/protocol.md, Debounce). A reader
-whose version register reads 0x00 or 0xFF is failed: it is skipped, its tags
-are kept (a failed reader is unknown, not empty) and it is tried again every
-``retry_ms``, set up afresh when it answers.
+``misses`` scans in a row without it (docs/protocol.md, Debounce). Each scan
+hands the reader the tags it holds, so it confirms them by UID and searches
+only for newcomers (docs/sensing.md). A reader whose version register reads
+0x00 or 0xFF is failed: it is skipped, its tags are kept (a failed reader is
+unknown, not empty) and it is tried again every ``retry_ms``, set up afresh
+when it answers. A reader that answers but lost its set-up (a brown-out) is
+reported failed the same way and set up again on the next pass.
 """
 
 import time
 
+from mfrc522 import HEALTHY, WAS_RESET
+
 PLACED = 1
 GONE = 0
+_STATS_MAX = 32  # tags whose read rate one reader keeps, at most
 
 
 class Scanner:
-    """The readers, the tags each one holds, and their health."""
+    """The readers, the tags each one holds, their health and read statistics."""
 
     def __init__(self, readers, misses=3, retry_ms=2000):
         self.readers = readers  # MFRC522 drivers, reader i at index i
@@ -23,8 +29,12 @@ class Scanner:
         self._retry_ms = retry_ms
         self._tags = [{} for _ in readers]  # per reader: uid -> scans missed in a row
         self._working = 0  # bit i set while reader i answers
+        self._reset = 0  # bit i: reader i may hold a halted tag it no longer knows
+        self._brown_outs = 0  # bit i: reader i was found reset since take_brown_outs()
         self._retry_at = [0] * self.count
         self._found = []  # reused by every scan
+        self._scans = [0] * self.count  # scans of each reader since reset_stats()
+        self._seen = [{} for _ in readers]  # per reader: uid -> scans that found it
 
     @property
     def working(self):
@@ -56,13 +66,21 @@ class Scanner:
 
     def _scan_reader(self, i, now, on_tag):
         reader = self.readers[i]
-        if not reader.alive():
+        health = reader.health()
+        if health != HEALTHY:
             self._working &= ~(1 << i)
-            self._retry_at[i] = time.ticks_add(now, self._retry_ms)
+            # A reader that reset itself answers: set it up on the next pass.
+            if health == WAS_RESET:
+                self._brown_outs |= 1 << i
+                self._retry_at[i] = now
+            else:
+                self._retry_at[i] = time.ticks_add(now, self._retry_ms)
             return
         found = self._found
-        reader.scan(found)
         tags = self._tags[i]
+        reader.scan(found, tags, self._reset >> i & 1)
+        self._reset &= ~(1 << i)
+        self._count(i, found)
         for uid in found:
             if uid not in tags:
                 on_tag(PLACED, i, uid)
@@ -75,6 +93,8 @@ class Scanner:
                     gone = gone or []
                     gone.append(uid)
         if gone:
+            # It may still lie there, halted and now unknown: power the tags down next scan.
+            self._reset |= 1 << i
             for uid in gone:
                 del tags[uid]
                 on_tag(GONE, i, uid)
@@ -86,6 +106,45 @@ class Scanner:
         else:
             self._retry_at[i] = time.ticks_add(now, self._retry_ms)
 
+    def take_brown_outs(self):
+        """Bitmask of the readers found reset (answering, set-up lost) since the last call."""
+        found = self._brown_outs
+        self._brown_outs = 0
+        return found
+
     def entries(self):
         """Every (reader, uid) held now, reader by reader: what a SNAPSHOT lists."""
         return [(i, uid) for i in range(self.count) for uid in self._tags[i]]
+
+    # ---- read statistics (the bench survey) ---------------------------------------
+
+    def _count(self, i, found):
+        self._scans[i] += 1
+        seen = self._seen[i]
+        for uid in found:
+            if uid in seen:
+                seen[uid] += 1
+            elif len(seen) < _STATS_MAX:
+                seen[uid] = 1
+
+    def stats(self):
+        """``{reader: {uid_hex: (seen_scans, total_scans)}}`` since :meth:`reset_stats`.
+
+        ``total_scans`` counts the scans of that reader while it worked;
+        ``seen_scans`` those in which the tag answered (before any debounce).
+        Readers with no tag seen are left out; at most 32 tags per reader.
+        """
+        import binascii  # only the survey needs it
+
+        result = {}
+        for i in range(self.count):
+            if self._seen[i]:
+                total = self._scans[i]
+                result[i] = {binascii.hexlify(uid).decode(): (n, total) for uid, n in self._seen[i].items()}
+        return result
+
+    def reset_stats(self):
+        """Start counting afresh, every reader."""
+        for i in range(self.count):
+            self._scans[i] = 0
+            self._seen[i] = {}

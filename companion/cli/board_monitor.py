@@ -40,6 +40,10 @@ def add_parsers(commands: Any) -> None:
                          help="bench survey: count each reader's reads of each tag for this long, then print "
                               "the read rates (docs/hardware.md) and stop")
     monitor.add_argument("--json", action="store_true", help="with --survey: one JSON line instead of the table")
+    monitor.add_argument("--edition", default="classic",
+                         help="with --survey: name the tags enrolled for this edition (default classic)")
+    monitor.add_argument("--config", help="with --survey: the config naming the store, as for run")
+    monitor.add_argument("--db", metavar="PATH", help="with --survey: the store holding the enrolled tags, as for run")
     monitor.set_defaults(command=_monitor)
 
     board = commands.add_parser(
@@ -86,8 +90,32 @@ def _version(parts: int) -> Any:
 
 def _monitor(args: argparse.Namespace) -> int:
     if args.survey is not None:
-        return survey(args.port, args.survey, sys.stdout, sys.stderr, as_json=args.json)
+        return survey(args.port, args.survey, sys.stdout, sys.stderr, as_json=args.json,
+                      names=_enrolled_names(args, sys.stderr))
     return monitor(args.port, LinkTiming(settle=args.settle), args.duration, sys.stdout, sys.stderr)
+
+
+def _enrolled_names(args: argparse.Namespace, err: IO[str]) -> Callable[[str], str | None]:
+    """Each enrolled tag's piece, from the store run would use (read only); none if there is no store yet."""
+    import os
+
+    from companion.rules.edition import load_edition
+    from companion.table.store import Store
+    from hardware.hardware_config import load_hardware_config
+
+    from .where import find_config, find_store
+
+    config_at = find_config(args.config, os.environ)
+    config = load_hardware_config(config_at.path if config_at else None)
+    store_at = find_store(args.db, config_at.path if config_at else None, config.store, environ=os.environ)
+    edition = load_edition(args.edition)
+    if not store_at.path.exists():
+        print(f"survey: no store at {store_at.path} yet: tags are shown by UID only", file=err)
+        return lambda uid: None
+    with Store(store_at.path, exclusive=False) as store:
+        tags = store.tag_map(edition.id)
+    print(f"survey: piece names from {store_at.path} ({edition.name})", file=err)
+    return lambda uid: piece.describe() if (piece := tags.piece(uid)) is not None else None
 
 
 SURVEY_WAIT = 10.0  # seconds for the link to come up, and for the board to answer STATS_REQUEST

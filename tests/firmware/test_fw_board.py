@@ -55,7 +55,7 @@ def test_hello_at_once_then_every_second_while_unwelcomed(host: Host) -> None:
     host.board.place(MUSTARD, 0)
     got = host.timeline(3000)
     assert [(t, type(m).__name__) for t, m in got] == [(0, "Hello"), (1000, "Hello"), (2000, "Hello")]
-    assert got[0][1] == Hello((1, 1), (1, 0, 0), 4, frozenset(range(4)), seq=0, board_id=PICO_ID)
+    assert got[0][1] == Hello((1, 1), (1, 1, 0), 4, frozenset(range(4)), seq=0, board_id=PICO_ID)
     assert [m.seq for _, m in got] == [0, 1, 2]
 
 
@@ -229,7 +229,7 @@ def test_a_reader_dead_from_power_on_is_missing_from_hello(mp: MicroPython) -> N
         host = Host(board)
         got = host.run(10)
         assert got[0] == Log("error", "reader 1 (Ballroom): no answer on SPI: check its CS, 3.3 V, GND and MISO")
-        assert got[1] == Hello((1, 1), (1, 0, 0), 4, frozenset({0, 2, 3}), seq=1, board_id=PICO_ID)
+        assert got[1] == Hello((1, 1), (1, 1, 0), 4, frozenset({0, 2, 3}), seq=1, board_id=PICO_ID)
     finally:
         board.close()
 

@@ -12,11 +12,11 @@ DIRECT_CS = [*range(16), 17, 20, 21, 26]
 def test_the_constants(mp: MicroPython) -> None:
     got = mp.eval("{k: getattr(config, k) for k in ('SPI_SCK', 'SPI_MOSI', 'SPI_MISO', 'READER_RST', 'LED_PIN', "
                   "'BUZZER_PIN', 'STATUS_LED', 'HELLO_RETRY_MS', 'HEARTBEAT_MS', 'HOST_TIMEOUT_MS', 'MISSES', "
-                  "'HEALTH_RETRY_MS', 'FIRMWARE', 'PROTOCOL', 'WDT_TIMEOUT_MS', 'CS_PINS', 'DECODER')}", "import config")
+                  "'HEALTH_RETRY_MS', 'FIRMWARE', 'WDT_TIMEOUT_MS', 'CS_PINS', 'DECODER')}", "import config")
     assert got == {
         "SPI_SCK": 18, "SPI_MOSI": 19, "SPI_MISO": 16, "READER_RST": 22, "LED_PIN": 28, "BUZZER_PIN": 27,
         "STATUS_LED": "LED", "HELLO_RETRY_MS": 1000, "HEARTBEAT_MS": 1000, "HOST_TIMEOUT_MS": 3000, "MISSES": 3,
-        "HEALTH_RETRY_MS": 2000, "FIRMWARE": [1, 0, 0], "PROTOCOL": [1, 0], "WDT_TIMEOUT_MS": 8000,
+        "HEALTH_RETRY_MS": 2000, "FIRMWARE": [1, 1, 0], "WDT_TIMEOUT_MS": 8000,
         "CS_PINS": DIRECT_CS, "DECODER": None,
     }
 
@@ -52,3 +52,22 @@ def test_more_readers_than_cs_pins_need_the_decoder(mp: MicroPython) -> None:
         mp.run("import chipselect, config\nchipselect.make_selects(21, config.CS_PINS, None)")
     with pytest.raises(MicroPythonError, match="more readers than decoder outputs"):
         mp.run("chipselect.make_selects(33, config.CS_PINS, ((0, 1, 2, 3), (4, 5)))")
+
+
+def test_the_reader_settings_of_issue_20(mp: MicroPython) -> None:
+    got = mp.eval("[config.SPI_BAUDRATE, config.ANTENNA_SETTLE_US, config.FIELD_RESET_US, config.MAX_CARDS, "
+                  "config.RX_GAIN, config.TX_GS_N, config.TX_CW_GS_P]", "import config")
+    # 1 MHz SPI; 5.1 ms of field before a request and 5 ms off for a reset (ISO 14443-3, NXP);
+    # room for 12 pieces and spares; RxGain 33 dB; transmitter conductance at its most.
+    assert got == [1_000_000, 5100, 5100, 16, 0x40, 0xF8, 0x3F]
+
+
+def test_the_driver_defaults_are_the_configured_values(mp: MicroPython) -> None:
+    # main.py passes settle, gain and capacity; the transmitter and reset values come from the
+    # driver's defaults, which must stay those of config.py.
+    mp.run("import config, fw_bench, mfrc522, chipselect\nbench = fw_bench.Bench(1)\n"
+           "reader = mfrc522.MFRC522(bench.spi, chipselect.DirectSelect(0))")
+    driver = mp.eval("[reader._settle_us, reader._gain, reader.max_cards, reader._gs_n, reader._cw_gs_p, "
+                     "reader._reset_us]")
+    assert driver == mp.eval("[config.ANTENNA_SETTLE_US, config.RX_GAIN, config.MAX_CARDS, config.TX_GS_N, "
+                             "config.TX_CW_GS_P, config.FIELD_RESET_US]")

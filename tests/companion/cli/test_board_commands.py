@@ -162,3 +162,21 @@ def test_the_survey_names_a_board_that_never_comes_up(tmp_path):
     err = io.StringIO()
     assert survey(str(tmp_path / "no-such-port"), 0.1, io.StringIO(), err, wait=0.5) == 1
     assert err.getvalue().startswith("clue-companion: survey: ")
+
+
+def test_the_survey_names_the_pieces_enrolled_in_the_store_run_would_use(tmp_path):
+    from companion.table.store import Store
+    from companion.table.tags import Piece
+
+    store = tmp_path / "games.db"
+    with Store(store) as opened:
+        opened.enrol("classic", "04:A2:1B:3C", Piece("mover", "Miss Scarlet"))
+    with VirtualBoard(readers=2) as board:
+        board.core.place(bytes.fromhex("04A21B3C"), 1)
+        done = subprocess.run([*CLI, "board-monitor", "--port", board.port, "--survey", "0.3", "--db", str(store)],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              env={**ENV, "CLUE_COMPANION_CONFIG": ""}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"survey: piece names from {store} (Classic CLUE)" in done.stderr
+    row = next(line for line in done.stdout.splitlines() if "04:A2:1B:3C" in line)
+    assert "Miss Scarlet" in row and "100.0 %" in " ".join(row.split()[-2:])

@@ -1,19 +1,31 @@
-"""A register-level MFRC522 and ISO 14443A tags, for the real driver to talk to.
+"""A register-level MFRC522 and a field of ISO 14443A tags, for the real driver to talk to.
 
 :class:`FakeChip` sits on the fake SPI bus (``machine.selected_devices``) behind
 a chip select, speaks the MFRC522's SPI framing (an address byte
 ``(reg << 1) & 0x7E``, 0x80 to read; when reading, each byte sent names the
 next register), and implements the registers and commands the driver uses:
 Idle, CalcCRC, Transceive and SoftReset, the FIFO, the IRQ flags, the timer's
-time-out, bit framing (TxLastBits, RxAlign) and bit collisions (CollReg).
+time-out, bit framing (TxLastBits, RxAlign), bit collisions (CollReg, CollErr)
+and parity bits that collide (ParityErr), as the datasheet describes them.
 
-:class:`Card` is a tag: the ISO 14443-3 type A state machine (IDLE, READY,
-ACTIVE, HALT, and READY* for one woken from HALT), REQA, WUPA,
-ANTICOLLISION and SELECT at every cascade level, HLTA. It answers only what
-a real tag would, with the CRC_A checked where the standard has one.
+:class:`Card` (fake_tags.py, re-exported here) is a tag: the ISO 14443-3
+type A state machine, answering only once it has had ``boot_us`` of field.
+
+Time is a :class:`VirtualClock` shared with the driver (``mfrc522.time`` is
+replaced by it): SPI bytes, frames on air, the chip's timer and the
+driver's sleeps all move it, so a test can measure a scan's duration and
+check the antenna's timing on the register log. The field itself: off for
+``RESET_US`` or more and every tag powers down (back to IDLE); a shorter gap
+leaves each tag as it was, HALT included.
 """
 
+import binascii
+
 import machine
+from fake_tags import ACTIVE, BOOT_US, HALT, IDLE, READY, REQA, SEL, STATE_NAMES, WUPA, Card, VirtualClock, crc_a
+
+__all__ = ("ACTIVE", "BOOT_US", "HALT", "IDLE", "READY", "REQA", "SEL", "STATE_NAMES", "WUPA", "Card",
+           "FakeChip", "FakeDecoder", "VirtualClock", "crc_a")
 
 # Registers.
 COMMAND = 0x01
@@ -30,7 +42,13 @@ TX_CONTROL = 0x14
 TX_ASK = 0x15
 CRC_RESULT_H = 0x21
 CRC_RESULT_L = 0x22
+RF_CFG = 0x26
+GS_N = 0x27
+CW_GS_P = 0x28
 T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
 VERSION = 0x37
 
 IDLE_CMD = 0x00
@@ -38,23 +56,23 @@ CALC_CRC = 0x03
 TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
 
+# ErrorReg bits (datasheet 9.3.1.7).
+BUFFER_OVFL = 0x10
+COLL_ERR = 0x08
+PARITY_ERR = 0x02
+
 # Power-on values of the registers the driver touches (datasheet, section 9).
 _DEFAULTS = {
     COMMAND: 0x20, 0x02: 0x80, COM_IRQ: 0x14, CONTROL: 0x10, 0x0B: 0x08, COLL: 0xA0, MODE: 0x3F,
     TX_CONTROL: 0x80, 0x16: 0x10, 0x17: 0x84, 0x18: 0x84, 0x19: 0x4D, CRC_RESULT_H: 0xFF,
-    CRC_RESULT_L: 0xFF, 0x24: 0x26, 0x26: 0x48, 0x27: 0x88, 0x28: 0x20, 0x29: 0x20, VERSION: 0x92,
+    CRC_RESULT_L: 0xFF, 0x24: 0x26, RF_CFG: 0x48, GS_N: 0x88, CW_GS_P: 0x20, 0x29: 0x20, VERSION: 0x92,
 }
 _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)  # ModeReg CRCPreset
 
-
-def crc_a(data, preset=0x6363):
-    """ISO 14443-3 CRC_A (reflected 0x8408); sent low byte first."""
-    crc = preset
-    for byte in data:
-        byte ^= crc & 0xFF
-        byte = (byte ^ (byte << 4)) & 0xFF
-        crc = (crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)
-    return crc & 0xFFFF
+# Air timing at 106 kbit/s (ISO 14443-2/-3): one bit is 128 carrier cycles.
+ETU_NS = 9440  # 128 / 13.56 MHz
+FDT_US = 91  # PICC answer delay, 1236/fc (ISO 14443-3 6.2.1.2, last PCD bit 1)
+RESET_US = 5000  # field off this long resets every tag (NXP Reader Library's default field-off time)
 
 
 def _lowest_bit(value):
@@ -64,124 +82,50 @@ def _lowest_bit(value):
     return at
 
 
-# ---- tags ----------------------------------------------------------------------
-
-IDLE = 0
-READY = 1
-ACTIVE = 2
-HALT = 3
-REQA = 0x26
-WUPA = 0x52
-SEL = (0x93, 0x95, 0x97)
-
-
-class Card:
-    """One ISO 14443A tag with a 4-, 7- or 10-byte UID (MIFARE Classic, NTAG21x, ...)."""
-
-    def __init__(self, uid):
-        uid = bytes(uid)
-        if len(uid) not in (4, 7, 10):
-            raise ValueError("a UID has 4, 7 or 10 bytes")
-        self.uid = uid
-        # Each cascade level: 4 bytes (CT 0x88 + 3 UID bytes while more follow) and BCC.
-        chunks = {4: (uid,), 7: (b"\x88" + uid[:3], uid[3:]), 10: (b"\x88" + uid[:3], b"\x88" + uid[3:6], uid[6:])}
-        self.levels = [chunk + bytes((chunk[0] ^ chunk[1] ^ chunk[2] ^ chunk[3],)) for chunk in chunks[len(uid)]]
-        self.saks = {4: (0x08,), 7: (0x04, 0x00), 10: (0x04, 0x04, 0x20)}[len(uid)]
-        self.atqa = {4: 0x0004, 7: 0x0044, 10: 0x0084}[len(uid)]
-        self.state = IDLE
-        self.level = 0
-        self.from_halt = False  # READY* (woken from HALT by WUPA): errors send it back to HALT
-        self.selected = 0  # how often it was selected (for tests)
-
-    def power(self, on):
-        """Field on: the tag boots IDLE. Field off: it forgets everything."""
-        self.state = IDLE
-        self.level = 0
-        self.from_halt = False
-
-    def receive(self, data, bits):
-        """A frame of ``bits`` bits from the reader: the answer (value, bits) or None."""
-        if bits == 7:
-            return self._request(data[0] & 0x7F)
-        if self.state == READY:
-            return self._ready(data, bits)
-        if self.state == ACTIVE:
-            self._active(data, bits)
-        return None
-
-    def _back(self):
-        """Any unexpected frame: back to IDLE, or to HALT from READY*."""
-        self.state = HALT if self.from_halt else IDLE
-        self.level = 0
-
-    def _request(self, command):
-        if (command == REQA and self.state == IDLE) or (command == WUPA and self.state in (IDLE, HALT)):
-            self.from_halt = self.state == HALT
-            self.state = READY
-            self.level = 0
-            return self.atqa, 16
-        if self.state in (READY, ACTIVE):
-            self._back()
-        return None
-
-    def _ready(self, data, bits):
-        if len(data) < 2 or data[0] != SEL[self.level]:
-            self._back()
-            return None
-        nvb = data[1]
-        if nvb == 0x70:
-            return self._select(data, bits)
-        known = ((nvb >> 4) - 2) * 8 + (nvb & 0x0F)
-        if nvb & 0x0F > 7 or not 0 <= known < 40 or bits != 16 + known:
-            self._back()
-            return None
-        mask = (1 << known) - 1
-        mine = int.from_bytes(self.levels[self.level], "little")
-        if int.from_bytes(data[2:], "little") & mask != mine & mask:
-            return None  # another tag's prefix: stay READY and quiet
-        return mine >> known, 40 - known
-
-    def _select(self, data, bits):
-        if bits != 72 or crc_a(data[:7]) != data[7] | data[8] << 8:
-            return None  # a garbled frame is not answered
-        if bytes(data[2:7]) != self.levels[self.level]:
-            self._back()
-            return None
-        sak = self.saks[self.level]
-        if sak & 0x04:
-            self.level += 1  # UID not complete: on to the next cascade level
-        else:
-            self.state = ACTIVE
-            self.selected += 1
-        return sak | crc_a(bytes((sak,))) << 8, 24
-
-    def _active(self, data, bits):
-        if bits == 32 and data[0] == 0x50 and data[1] == 0 and crc_a(data[:2]) == data[2] | data[3] << 8:
-            self.state = HALT
-            self.from_halt = False
-        else:
-            self._back()
+def _odd_parity(byte):
+    ones = 0
+    while byte:
+        ones += byte & 1
+        byte >>= 1
+    return 1 - (ones & 1)
 
 
 # ---- the reader chip ----------------------------------------------------------------
 
 
 class FakeChip:
-    """One MFRC522 on the fake SPI bus, selected by a CS pin (or a decoder line)."""
+    """One MFRC522 on the fake SPI bus, selected by a CS pin (or a decoder line).
 
-    def __init__(self, cs=None, rst=None):
+    ``spi_hz`` sets how long each SPI byte takes on the clock; ``call_us`` adds
+    a fixed cost per SPI transaction (the interpreter's, on a real Pico: 0
+    unless a test asks). With ``logging`` on, every register access is kept in
+    ``log`` as (time_us, "r" or "w", register, value).
+    """
+
+    def __init__(self, cs=None, rst=None, clock=None, spi_hz=1_000_000, call_us=0):
+        self.clock = clock or VirtualClock()
+        self.byte_us = 8_000_000 / spi_hz
+        self.call_us = call_us
         self.selected = False
         self.failed = False  # a dead reader: MISO reads ``fail_value``, writes are lost
         self.fail_value = 0x00
         self.cards = []
         self.transfers = 0  # SPI transactions seen (for tests)
         self.transceives = 0
+        self.collisions = 0  # answers that set CollErr, and ParityErr with it (for tests)
+        self.parity_errors = 0
+        self.logging = False
+        self.log = []
+        self._spent = 0.0  # SPI time not yet moved onto the clock (fractions of a microsecond)
         self._regs = bytearray(64)
         self._fifo = bytearray()
         self._first = True
         self._addr = 0
         self._reading = False
         self._in_reset = False
+        self._off_at = -RESET_US  # the field has been off "forever" at power-on
+        self._done_at = None  # when the running Transceive finishes, and the ComIrqReg bits it sets then
+        self._done_bits = 0
         self._bus = machine.selected_devices()
         self.power_on()
         if cs is not None:
@@ -201,6 +145,7 @@ class FakeChip:
         if selected:
             self._first = True  # a new transaction starts with an address byte
             self.transfers += 1
+            self._tick(self.call_us)
             self._bus.append(self)
         else:
             self._bus.remove(self)
@@ -211,14 +156,16 @@ class FakeChip:
             self.power_on()
 
     def power_on(self):
-        """Registers to their power-on values, FIFO empty, field off."""
-        self._field(False)
+        """Registers to their power-on values, FIFO empty, field off (also what a brown-out does)."""
+        if self.field_on_now():
+            self._off_at = self.clock.now
         regs = self._regs
         for i in range(64):
             regs[i] = 0
         for reg, value in _DEFAULTS.items():
             regs[reg] = value
         self._fifo = bytearray()
+        self._done_at = None
 
     def fail(self, value=0x00):
         self.failed = True
@@ -234,22 +181,50 @@ class FakeChip:
 
     @property
     def field_on(self):
+        return self.field_on_now()
+
+    def field_on_now(self):
         return self._regs[TX_CONTROL] & 0x03 != 0
 
-    def _field(self, on):
-        for card in self.cards:
-            card.power(on)
+    def _field_changed(self, on):
+        now = self.clock.now
+        if not on:
+            self._off_at = now
+            return
+        if now - self._off_at >= RESET_US:
+            for card in self.cards:
+                card.power(now)  # a real power-down: every tag boots afresh, IDLE
+        else:
+            for card in self.cards:
+                if card.powered_at is None:
+                    card.power(now)  # a tag laid down during the gap
 
     def add(self, card):
-        card.power(self.field_on)
+        if self.field_on_now():
+            card.power(self.clock.now)
+        else:
+            card.unpower()
         self.cards.append(card)
 
     def remove(self, card):
         self.cards.remove(card)
+        card.unpower()
+
+    def states(self):
+        """Each tag's state name, by UID in hex (for tests)."""
+        return {binascii.hexlify(card.uid).decode(): STATE_NAMES[card.state] for card in self.cards}
 
     # ---- SPI --------------------------------------------------------------------
 
+    def _tick(self, us):
+        self._spent += us
+        whole = int(self._spent)
+        if whole:
+            self.clock.now += whole
+            self._spent -= whole
+
     def transfer(self, out, into):
+        self._tick(len(out) * self.byte_us)
         if self.failed or self._in_reset:
             for i in range(len(out)):
                 if into is not None:
@@ -273,23 +248,32 @@ class FakeChip:
                     into[i] = 0
 
     def _read(self, reg):
+        if reg == COM_IRQ and self._done_at is not None:
+            # The driver polls until the chip is done; rather than answer every poll, the
+            # first one waits for it (the clock ends where many polls would have left it).
+            self.clock.now = max(self.clock.now, self._done_at)
+            self._regs[COM_IRQ] |= self._done_bits
+            self._done_at = None
         if reg == FIFO_DATA:
-            if not self._fifo:
-                return 0
-            value = self._fifo[0]
+            value = self._fifo[0] if self._fifo else 0
             self._fifo[0:1] = b""
-            return value
-        if reg == FIFO_LEVEL:
-            return len(self._fifo)
-        return self._regs[reg]
+        elif reg == FIFO_LEVEL:
+            value = len(self._fifo)
+        else:
+            value = self._regs[reg]
+        if self.logging:
+            self.log.append((self.clock.now, "r", reg, value))
+        return value
 
     def _write(self, reg, value):
+        if self.logging:
+            self.log.append((self.clock.now, "w", reg, value))
         regs = self._regs
         if reg == FIFO_DATA:
             if len(self._fifo) < 64:
                 self._fifo.append(value)
             else:
-                regs[ERROR] |= 0x10  # BufferOvfl
+                regs[ERROR] |= BUFFER_OVFL
         elif reg == COMMAND:
             self._command(value)
         elif reg == COM_IRQ or reg == DIV_IRQ:
@@ -298,16 +282,16 @@ class FakeChip:
         elif reg == FIFO_LEVEL:
             if value & 0x80:
                 self._fifo = bytearray()
-                regs[ERROR] &= ~0x10
+                regs[ERROR] &= ~BUFFER_OVFL
         elif reg == BIT_FRAMING:
             regs[reg] = value
             if value & 0x80 and regs[COMMAND] & 0x0F == TRANSCEIVE:
                 self._transceive()
         elif reg == TX_CONTROL:
-            was = self.field_on
+            was = self.field_on_now()
             regs[reg] = value
-            if was != self.field_on:
-                self._field(self.field_on)
+            if was != self.field_on_now():
+                self._field_changed(not was)
         elif reg != VERSION:
             regs[reg] = value
 
@@ -317,7 +301,9 @@ class FakeChip:
             self.power_on()  # done at once: PowerDown reads 0 straight away
             return
         self._regs[COMMAND] = value & 0x3F
-        if command == CALC_CRC:
+        if command == IDLE_CMD:
+            self._done_at = None  # Idle stops a running command
+        elif command == CALC_CRC:
             crc = crc_a(self._fifo, _CRC_PRESETS[self._regs[MODE] & 0x03])
             self._fifo = bytearray()
             self._regs[CRC_RESULT_L] = crc & 0xFF
@@ -325,6 +311,13 @@ class FakeChip:
             self._regs[DIV_IRQ] |= 0x04  # CRCIRq
 
     # ---- the air interface -----------------------------------------------------------
+
+    def _timeout_us(self):
+        """The timer's period (datasheet 8.5): (TReload + 1) * (2 * TPrescaler + 1) / 13.56 MHz."""
+        regs = self._regs
+        prescaler = (regs[T_MODE] & 0x0F) << 8 | regs[T_PRESCALER]
+        reload = regs[T_RELOAD_H] << 8 | regs[T_RELOAD_L]
+        return (reload + 1) * (2 * prescaler + 1) * 1000 // 13560
 
     def _transceive(self):
         regs = self._regs
@@ -334,22 +327,39 @@ class FakeChip:
         framing = regs[BIT_FRAMING]
         last = framing & 0x07
         bits = len(data) * 8 - (8 - last if last else 0)
+        now = self.clock.now
         answers = []
-        # Tags only hear a reader whose field is on with 100 % ASK (TxASKReg).
-        if self.field_on and regs[TX_ASK] & 0x40:
+        # Tags only hear a reader whose field is on with 100 % ASK (TxASKReg), and once booted.
+        if self.field_on_now() and regs[TX_ASK] & 0x40:
             for card in self.cards:
-                answer = card.receive(data, bits)
-                if answer is not None:
-                    answers.append(answer)
-        regs[COM_IRQ] |= 0x40  # TxIRq
+                if card.ready_at(now):
+                    answer = card.receive(data, bits)
+                    if answer is not None:
+                        answers.append(answer)
         regs[ERROR] = 0
+        sent_us = (2 + bits + bits // 8) * ETU_NS // 1000  # start, data, parity, end
         if answers:
-            self._receive(answers, framing >> 4 & 0x07)
-        elif regs[T_MODE] & 0x80:  # TAuto: the timer ran out with nothing heard
-            regs[COM_IRQ] |= 0x01
+            heard = self._receive(answers, framing >> 4 & 0x07)
+            self._finish(now + sent_us + FDT_US + (2 + heard + heard // 8) * ETU_NS // 1000, 0x60)  # TxIRq RxIRq
+        elif regs[T_MODE] & 0x80:  # TAuto: the timer runs out with nothing heard
+            self._finish(now + sent_us + self._timeout_us(), 0x41)  # TxIRq TimerIRq
+        else:
+            self._finish(now + sent_us, 0x40)  # nothing heard and no timer: the driver's own wait ends it
+
+    def _finish(self, at, bits):
+        self._done_at = at
+        self._done_bits = bits
 
     def _receive(self, answers, align):
-        """What the receiver makes of every tag answering at once: a wired-OR with collisions."""
+        """What the receiver makes of every tag answering at once: a wired-OR with collisions.
+
+        The first differing data bit sets CollErr and CollPos (counted from
+        bit 0 of the first FIFO byte, RxAlign included, 0 meaning 32;
+        CollPosNotValid beyond that), and with ValuesAfterColl off the bits
+        after it read 0 (datasheet 9.3.1.15). A complete byte whose parity
+        bits differ between the tags (their parity bits collide) sets
+        ParityErr as well. Returns how many bits were heard.
+        """
         regs = self._regs
         bits = min(answer[1] for answer in answers)
         mask = (1 << bits) - 1
@@ -362,16 +372,34 @@ class FakeChip:
         coll = regs[COLL] & 0x80 | 0x20  # CollPosNotValid unless a collision is found
         if ored != anded:
             first = _lowest_bit(ored ^ anded)
-            position = align + first + 1  # counted from bit 0 of the first FIFO byte
+            position = align + first + 1
             coll = regs[COLL] & 0x80 | (position & 0x1F if position <= 32 else 0x20)
-            regs[ERROR] |= 0x08  # CollErr
+            regs[ERROR] |= COLL_ERR
+            self.collisions += 1
+            if self._parity_collides(answers, align, bits):
+                regs[ERROR] |= PARITY_ERR
+                self.parity_errors += 1
             if not regs[COLL] & 0x80:  # ValuesAfterColl off: the rest reads 0
                 value &= (1 << first) - 1
         regs[COLL] = coll
         total = align + bits
         self._fifo = bytearray((value << align).to_bytes((total + 7) // 8, "little"))
         regs[CONTROL] = regs[CONTROL] & 0xF8 | total & 0x07  # RxLastBits
-        regs[COM_IRQ] |= 0x20  # RxIRq
+        return bits
+
+    @staticmethod
+    def _parity_collides(answers, align, bits):
+        """Whether any byte the tags sent whole carries parity bits that differ between them.
+
+        The byte split with the reader's last bits is left out: its parity
+        covers bits the tags did not all send.
+        """
+        skip = 8 - align if align else 0
+        for start in range(skip, bits - 7, 8):
+            parities = {_odd_parity(value >> start & 0xFF) for value, _ in answers}
+            if len(parities) > 1:
+                return True
+        return False
 
 
 class FakeDecoder:

@@ -4,7 +4,9 @@ The board is built by firmware/main.py's own ``build`` (the real config.py
 pins, chip selects, MFRC522 driver, scanner, outputs and protocol logic);
 only ``machine``, ``neopixel``, the chips, the clock and the USB cable are
 stand-ins. Each :meth:`Rig.advance` step is one pass of main.py's loop
-(``main.step``), 10 ms of simulated time.
+(``main.step``), 10 ms of simulated time. The readers' own timing (antenna
+settle, time-outs, SPI bytes) runs on a separate microsecond
+:class:`fake_mfrc522.VirtualClock` that the driver uses as its ``time``.
 """
 
 import binascii
@@ -13,6 +15,7 @@ import config
 import fake_mfrc522
 import machine
 import main
+import mfrc522
 import neopixel
 
 STEP_MS = 10
@@ -68,11 +71,13 @@ class Rig:
         machine.reset_world()
         neopixel.instances.clear()
         config.DECODER = decoder
+        self.air = fake_mfrc522.VirtualClock()
+        mfrc522.time = self.air
         self.chips = self._wire(readers, decoder)
         self.clock = Clock()
         self.cable = Cable()
         self.wdt = machine.WDT(timeout=config.WDT_TIMEOUT_MS)
-        self.board = main.build(self.cable, self.clock, names=names_for(readers), settle_us=0)
+        self.board = main.build(self.cable, self.clock, names=names_for(readers))
         self.pixels = neopixel.instances[-1]
         self.buzzer = machine.pwms[-1]
         self.status = machine.line(config.STATUS_LED)
@@ -84,12 +89,13 @@ class Rig:
 
     def _wire(self, readers, decoder):
         if decoder is None:
-            return [fake_mfrc522.FakeChip(cs=config.CS_PINS[i], rst=config.READER_RST) for i in range(readers)]
+            return [fake_mfrc522.FakeChip(cs=config.CS_PINS[i], rst=config.READER_RST, clock=self.air,
+                                          spi_hz=config.SPI_BAUDRATE) for i in range(readers)]
         address, enables = decoder
         decoders = [fake_mfrc522.FakeDecoder(address, enable) for enable in enables]
         chips = []
         for i in range(readers):
-            chip = fake_mfrc522.FakeChip(rst=config.READER_RST)
+            chip = fake_mfrc522.FakeChip(rst=config.READER_RST, clock=self.air, spi_hz=config.SPI_BAUDRATE)
             decoders[i >> 4].attach(i & 15, chip)
             chips.append(chip)
         return chips
