@@ -1,7 +1,8 @@
 """The board's build: pins, readers and timing (docs/hardware.md has the wiring).
 
 Edit this file, not the others, when your board differs from the default
-Classic build: 16 readers, one chip-select GPIO each.
+Classic build: 16 readers, one chip-select GPIO each (one antenna a room). The
+crowded-room build (2-3 antennas a room, 29 readers) is commented below.
 """
 
 from micropython import const
@@ -47,6 +48,11 @@ READERS = (
     "seat 6",  # reader 15, GP15
     # Spare readers 16-19 (GP17, GP20, GP21, GP26), e.g. door readers:
     # "Ballroom door i6",
+    # The crowded-room build of docs/hardware.md ("Sensing: several antennas per room"):
+    # each room's second and third antennas as readers 16-28, with DECODER set below.
+    # "Kitchen 2", "Ballroom 2", "Ballroom 3", "Conservatory 2", "Dining Room 2",
+    # "Dining Room 3", "Billiard Room 2", "Library 2", "Lounge 2", "Lounge 3", "Hall 2",
+    # "Hall 3", "Study 2",
 )
 
 # More than 20 readers: chip selects come from 74HC154 4-to-16 decoders.
