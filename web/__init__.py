@@ -7,11 +7,14 @@
 'idle'
 
 Blueprints: ``table`` (/), ``player`` (/j/TOKEN, /seat), ``events`` (SSE),
-``host`` (/host) and ``sim`` (/sim, only with a mock rig); errors are JSON, or
-a small page for a browser (:mod:`web.errors`). Config keys (all
-optional): ``HOST_PIN``, ``SECRET_KEY``, ``BASE_URL`` (the address join URLs
-use), ``PAIRING``, ``RIG`` and ``SIM``, ``KEEPALIVE`` (s), ``SESSION_TIMEOUT``
-(s), ``JOIN_LIMIT``, ``PIN_LIMIT`` (per address) and ``PIN_LIMIT_TOTAL`` ((tries, seconds)). See docs/web.md.
+``host`` (/host), ``editor`` (/api/host/editor/...), ``editor_page``
+(/host/editor), ``photo`` (/api/host/editor/photo/trace) and ``sim`` (/sim,
+only with a mock rig); errors are JSON, or a small page for a browser
+(:mod:`web.errors`). Config keys (all optional): ``HOST_PIN``, ``SECRET_KEY``,
+``BASE_URL`` (the address join URLs use), ``PAIRING``, ``RIG`` and ``SIM``,
+``KEEPALIVE`` (s), ``SESSION_TIMEOUT`` (s), ``JOIN_LIMIT``, ``PIN_LIMIT`` (per
+address), ``PIN_LIMIT_TOTAL`` ((tries, seconds)) and ``EDITIONS_DIR`` (where
+the editor saves user editions). See docs/web.md.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from flask import Flask
 
 from companion.table.session import Session
 
-from . import errors, events, guard, host, player, sim, table
+from . import editor, editor_page, errors, events, guard, host, photo, player, sim, table
 from .context import WebContext
 
 __all__ = ["create_app"]
@@ -49,6 +52,7 @@ def create_app(session: Session, config: Mapping[str, Any] | None = None) -> Fla
     app.json.sort_keys = False  # type: ignore[attr-defined]
     guard.install(app)
     errors.install(app)  # browsers get a page for a 404 or 500; /api/ and scripts keep JSON
-    for blueprint in (table.blueprint, player.blueprint, events.blueprint, host.blueprint, sim.blueprint):
+    for blueprint in (table.blueprint, player.blueprint, events.blueprint, host.blueprint, sim.blueprint,
+                      editor.blueprint, editor_page.blueprint, photo.blueprint):
         app.register_blueprint(blueprint)
     return app

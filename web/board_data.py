@@ -6,17 +6,22 @@ from functools import lru_cache
 from typing import Any
 
 from companion.rules.drawing import Layout, board_drawing, place_centre, to_svg
-from companion.rules.edition import bundled_ids, load_edition
+from companion.rules.edition import Edition, load_edition
+from companion.rules.user_editions import list_editions
 
 
 def editions() -> tuple[str, ...]:
-    return bundled_ids()
+    """Every edition the pages may draw: the bundled ones and this companion's own (loadable ones)."""
+    return tuple(entry.id for entry in list_editions() if entry.problem is None)
 
 
-@lru_cache(maxsize=8)  # four editions; each drawing is immutable once made
 def board_data(edition_id: str) -> dict[str, Any]:
-    """``{"edition", "width", "height", "svg", "places", "squares", "rooms"}`` for a bundled edition."""
-    edition = load_edition(edition_id)
+    """``{"edition", "width", "height", "svg", "places", "squares", "rooms"}`` for any installed edition."""
+    return _board_data(load_edition(edition_id))
+
+
+@lru_cache(maxsize=16)  # keyed by the Edition: load_edition gives a new one when its files change
+def _board_data(edition: Edition) -> dict[str, Any]:
     board = edition.require_board()
     layout = Layout()
     drawing = board_drawing(edition.name, board, layout)

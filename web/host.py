@@ -11,12 +11,12 @@ from companion.deduction.assistant import MODES as ASSISTANT_MODES
 from companion.deduction.assistant import check_mode
 from companion.rules.edition import load_edition
 from companion.rules.errors import BadInput
+from companion.rules.user_editions import list_editions
 from companion.table.commands import EndGame, NewGame, Resume, StartGame
 from companion.table.enrolment import pieces_of
 from companion.table.pairing import JOIN_PATH
 from companion.table.table import Table
 
-from .board_data import editions
 from .context import WebContext, context
 from .guard import ApiError, client_address, csrf_token, json_body, pin_problem
 from .outcomes import answer
@@ -113,7 +113,7 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
         "seats": seats,
         "games": [_summary(game) for game in store.unfinished()] if store is not None else [],
         "enrolment": _enrolment(table, edition or "classic"),
-        "editions": [_edition(name) for name in editions()],
+        "editions": [_edition(entry.id, entry.source) for entry in list_editions() if entry.problem is None],
         "store": store is not None,
     }
 
@@ -131,9 +131,10 @@ def _enrolment(table: Table, edition_id: str) -> dict[str, Any]:
     return {"edition": edition.id, "enrolled": len(pieces) - len(missing), "needed": len(pieces), "missing": missing}
 
 
-def _edition(name: str) -> dict[str, Any]:
+def _edition(name: str, source: str) -> dict[str, Any]:
+    """A new-game choice; ``source`` is "bundled", "yours" or "correction" (a user file replacing a bundled one)."""
     edition = load_edition(name)
-    return {"id": edition.id, "name": edition.name, "min_players": edition.min_players,
+    return {"id": edition.id, "name": edition.name, "source": source, "min_players": edition.min_players,
             "max_players": edition.max_players, "suspects": list(edition.deck.suspects),
             "dice": edition.dice, "variants": list(edition.variants),
             "bonus_cards": edition.bonus.name if edition.bonus is not None else None}

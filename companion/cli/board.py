@@ -4,7 +4,8 @@
 real board; ``board EDITION --template FILE`` writes the 1:1 antenna placement
 template (docs/hardware.md); ``board EDITION`` prints a text summary;
 ``board check MAPFILE`` lists every problem of an edited map, as
-``FILE:LINE:COL: message`` lines.
+``FILE:LINE:COL: message`` lines; ``board EDITION --diff`` shows how the
+user's correction of a bundled edition differs from the bundled map.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from importlib import resources
 
 from companion.rules import drawing
 from companion.rules.board import Board, Legend, check_map, read_map
-from companion.rules.edition import Edition, bundled_ids, load_edition, parse_edition
+from companion.rules.board_diff import board_diff
+from companion.rules.edition import (
+    Edition,
+    bundled_ids,
+    load_bundled,
+    load_edition,
+    parse_edition,
+    user_file,
+)
 from companion.rules.edition import (
     _edition_key as edition_key,  # name -> bundled id ("Master Detective" -> master_detective)
 )
@@ -41,7 +50,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "board",
         help="draw an edition's board (--svg/--png), summarise it, or check a map file",
         description="board EDITION [--svg FILE] [--png FILE] [--template FILE [--square-mm MM] [--config FILE] "
-                    "[--all-doors]]  |  board check MAPFILE [--edition ID]",
+                    "[--all-doors]]  |  board EDITION --diff  |  board check MAPFILE [--edition ID]",
     )
     board.add_argument("target", metavar="EDITION|check", help="an edition id or name, or 'check'")
     board.add_argument("mapfile", nargs="?", metavar="MAPFILE", help="with check: the map file to check")
@@ -57,6 +66,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        "(default: the edition's default layout)")
     board.add_argument("--all-doors", action="store_true",
                        help="with --template: also draw a door reader under every door, to see which cross-read")
+    board.add_argument("--diff", action="store_true",
+                       help="how this companion's correction of a bundled edition differs from the bundled map")
     board.add_argument("--edition", metavar="ID", help="with check: the edition whose legend the map uses (default: its '# edition: ID' line)")
     board.set_defaults(command=run)
 
@@ -70,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         return check(args.mapfile, args.edition)
     if args.mapfile is not None or args.edition is not None:
         raise UsageError("a MAPFILE and --edition go with board check; to draw, use board EDITION --svg/--png")
+    if args.diff:
+        if args.svg or args.png or args.template:
+            raise UsageError("--diff prints the differences only: draw with a separate board EDITION --svg/--png")
+        return diff(args.target)
     edition = load_edition(args.target)
     edition.require_board()
     if args.template is None and (args.config is not None or args.all_doors):
@@ -156,6 +171,26 @@ def _marks(board: Board) -> str:
     return "; ".join(f"{kind} {len(found)} ({', '.join(found)})" for kind, found in kinds.items()) or "none"
 
 
+# board EDITION --diff
+
+
+def diff(name: str) -> int:
+    """Print how the installed correction of a bundled edition differs from the bundled map; 0 either way."""
+    edition = load_edition(name)
+    if edition.source != "correction":
+        what = "a bundled edition" if edition.source == "bundled" else "not a correction of a bundled edition"
+        print(f"{edition.id}: no correction installed ({what}): the map in use is "
+              + ("the bundled one" if edition.source == "bundled" else "its own"))
+        return 0
+    bundled = load_bundled(edition.id)
+    lines = board_diff(bundled.require_board(), edition.require_board())
+    print(f"{edition.id}: the correction {edition.path} against the bundled map: "
+          + (_count(len(lines), "difference") if lines else "no differences"))
+    for line in lines:
+        print(f"  {line}")
+    return 0
+
+
 # board check
 
 
@@ -222,6 +257,9 @@ def edition_legend(name: str) -> Legend:
 
 
 def _edition_text(name: str) -> tuple[str, str]:
+    found = None if name.endswith(".toml") else user_file(name if name in bundled_ids() else edition_key(name))
+    if found is not None:  # a user edition, or a correction, is what this companion plays
+        name = str(found)
     if name.endswith(".toml"):
         path = name
         try:

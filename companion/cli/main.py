@@ -8,18 +8,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from importlib import metadata
+from pathlib import Path
 from typing import IO, Any
 
 from companion.record.lines import read_lines
 from companion.record.narrate import describe_result
 from companion.record.replay import Replay
 from companion.rules import movement
-from companion.rules.edition import Edition, bundled_ids, load_edition
+from companion.rules.edition import (
+    EDITIONS_VARIABLE,
+    Edition,
+    load_edition,
+)
+from companion.rules.edition_files import MAX_EXPORT, export_text, import_text
 from companion.rules.errors import ClueError
 from companion.rules.places import resolve_place
+from companion.rules.user_editions import (
+    editions_folder,
+    is_correction,
+    list_editions,
+    save_files,
+)
 
 from . import board as board_command
 from . import notebook as notebook_command
@@ -40,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        return int(args.command(args))
+        with _user_editions(args):
+            return int(args.command(args))
     except ClueError as err:
         print(f"clue-companion: {err}", file=sys.stderr)
         return 2
@@ -59,8 +75,13 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--narrate", action="store_true", help="print plain English instead of JSON")
     replay.set_defaults(command=_replay)
 
-    editions = commands.add_parser("edition", help="check an edition (bundled name or TOML path) and summarise it")
-    editions.add_argument("name", nargs="?", help="edition id, name or .toml path; omit to list the bundled ones")
+    editions = commands.add_parser(
+        "edition", help="check an edition (id, name or TOML path) and summarise it; export or import one",
+        description="edition [NAME]  |  edition ID --export FILE  |  edition --import FILE")
+    editions.add_argument("name", nargs="?", help="edition id, name or .toml path; omit to list every edition")
+    editions.add_argument("--export", metavar="FILE", help="write the edition, map included, as one file to share")
+    editions.add_argument("--import", dest="import_file", metavar="FILE",
+                          help="install an exported edition into this companion's editions folder")
     editions.set_defaults(command=_edition)
 
     moves = commands.add_parser("destinations", help="where a mover may go with a roll")
@@ -145,15 +166,68 @@ def _emit(result: dict[str, Any], narrate: bool, edition: Edition) -> None:
         print(json.dumps(result))
 
 
+@contextmanager
+def _user_editions(args: argparse.Namespace) -> Iterator[None]:
+    """Every command sees the user editions: ``$CLUE_COMPANION_EDITIONS`` is the data folder's, unless set.
+
+    Restored afterwards, so a test calling :func:`main` leaves the environment as it found it.
+    """
+    if EDITIONS_VARIABLE in os.environ:
+        yield
+        return
+    os.environ[EDITIONS_VARIABLE] = str(editions_dir(args, os.environ))
+    try:
+        yield
+    finally:
+        os.environ.pop(EDITIONS_VARIABLE, None)
+
+
+def editions_dir(args: argparse.Namespace, environ: Mapping[str, str]) -> Path:
+    """``<folder of the game store>/editions``, the store found as every command finds it (``where``).
+
+    Cheap: the config is read for its ``[store] path`` only, so a broken
+    config does not stop ``replay`` (the commands that use it report it).
+    """
+    from .where import find_config, find_store
+
+    mock = bool(getattr(args, "mock", False))
+    config = find_config(getattr(args, "config", None), environ, mock=mock)
+    store_path = None
+    if config is not None:
+        try:
+            store = tomllib.loads(config.path.read_text(encoding="utf-8")).get("store", {})
+            store_path = store.get("path") if isinstance(store, dict) and isinstance(store.get("path"), str) else None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            store_path = None
+    chosen = find_store(getattr(args, "db", None), config.path if config else None, store_path,
+                        environ=environ, mock=mock)
+    return editions_folder(chosen.path)
+
+
 def _edition(args: argparse.Namespace) -> int:
+    if args.import_file is not None:
+        if args.name is not None or args.export is not None:
+            raise UsageError("edition --import FILE takes no edition name and no --export")
+        return _import(args.import_file)
     if args.name is None:
-        for edition_id in bundled_ids():
-            print(f"{edition_id}: {load_edition(edition_id).name}")
+        if args.export is not None:
+            raise UsageError("edition --export FILE needs the edition's id: edition ID --export FILE")
+        for entry in list_editions():
+            shown = "" if entry.source == "bundled" else f" ({entry.source}{', broken: ' + entry.problem if entry.problem else ''})"
+            print(f"{entry.id}: {entry.name}{shown}")
         return 0
     edition = load_edition(args.name)
+    if args.export is not None:
+        return _export(edition, args.export)
+    _summarise(edition)
+    return 0
+
+
+def _summarise(edition: Edition) -> None:
     deck = edition.deck
+    source = "" if edition.source == "bundled" else f" [{edition.source}: {edition.path}]"
     print(f"{edition.name} ({edition.id}): {edition.min_players}-{edition.max_players} players, "
-          f"{edition.dice} {'die' if edition.dice == 1 else 'dice'}")
+          f"{edition.dice} {'die' if edition.dice == 1 else 'dice'}{source}")
     for label, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms)):
         print(f"  {label}: {', '.join(cards)}")
     board = edition.board
@@ -163,6 +237,41 @@ def _edition(args: argparse.Namespace) -> int:
         joins = f", joins: {len(board.joins)}" if board.joins else ""
         print(f"  board: {board.width}x{board.height}, {len(board.squares)} hallway squares, "
               f"{len(board.rooms)} rooms, passages: {len(board.passage_pairs)}{joins}")
+
+
+def _export(edition: Edition, path: str) -> int:
+    text = export_text(edition)
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror}") from None
+    print(f"wrote {path}: {edition.name} ({edition.id}), map included")
+    return 0
+
+
+def _import(path: str) -> int:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_EXPORT + 1)
+        if len(data) > MAX_EXPORT:
+            raise UsageError(f"{path}: larger than {MAX_EXPORT // 1024} KiB: not an exported edition")
+        text = data.decode("utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: it is not UTF-8 text") from None
+    try:
+        files = import_text(text)
+    except ClueError as err:
+        raise UsageError(f"{path}: {err}") from None
+    first = os.environ[EDITIONS_VARIABLE].split(os.pathsep)[0]
+    if not first:
+        raise UsageError(f"${EDITIONS_VARIABLE} is set but names no folder to install into")
+    folder = Path(first)
+    saved = save_files(folder, files)
+    what = "a correction of the bundled edition" if is_correction(files.id) else "a new edition"
+    print(f"installed {files.id} ({what}) as {saved}")
     return 0
 
 

@@ -195,7 +195,8 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
     from web.reach import announce, mdns_name
     from web.serve import ANY_HOST, WebServer, page_url, print_qr
 
-    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": pin})
+    app = create_app(rig.session, {"PAIRING": pairing, "RIG": rig, "SIM": args.mock, "HOST_PIN": pin,
+                                   "EDITIONS_DIR": os.environ.get("CLUE_COMPANION_EDITIONS", "").split(os.pathsep)[0]})
     port = args.port if args.port is not None else config.web_port
     try:
         server = WebServer(app, args.host, port).start()

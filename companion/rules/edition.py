@@ -9,22 +9,28 @@ asking which edition it is playing.
 ('Classic CLUE', 1, 21)
 >>> classic.first_player(("Mrs. White", "Professor Plum", "Mr. Green"))
 'Mrs. White'
+
+User editions: the directories in ``$CLUE_COMPANION_EDITIONS`` (``os.pathsep``
+separated, read at each call) are searched before the bundled editions; an
+``ID.toml`` there with a bundled edition's id is a *correction* that replaces
+it (docs/editions.md, "User editions").
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from .board import Board, Legend, read_bundled_map, read_map
 from .cards import Deck, normalise
-from .errors import BadInput, EditionError
+from .errors import BadInput, ClueError, EditionError
 
 HIGHEST_ROLL = "highest roll"
 Deal = Literal["all", "equal"]
@@ -109,6 +115,10 @@ class Edition:
     variants: tuple[str, ...] = ()
     bonus: BonusDeck | None = None
     powers: Mapping[str, Power] = field(default_factory=dict)
+    colours: Mapping[str, str] = field(default_factory=dict)  # card name -> "#rrggbb", for the pages
+    labels: Mapping[str, str] = field(default_factory=dict)  # card name -> a short label (at most 4 characters)
+    base: str | None = None  # the edition whose rules a user edition copied (None for a bundled one)
+    source: str = "bundled"  # "bundled", "yours", "correction" (a user file with a bundled id) or "file"
 
     def first_player(self, seats: tuple[str, ...]) -> str | None:
         """Who starts, for editions with a fixed first suspect; None means roll for it.
@@ -129,31 +139,100 @@ class Edition:
         return self.board
 
 
+@lru_cache(maxsize=1)  # the package's files do not change while it runs
 def bundled_ids() -> tuple[str, ...]:
     """The ids of the editions shipped with the package."""
     folder = resources.files("companion.rules.editions")
     return tuple(sorted(item.name[:-5] for item in folder.iterdir() if item.name.endswith(".toml")))
 
 
-@lru_cache(maxsize=None)
-def load_edition(name: str) -> Edition:
-    """A bundled edition by id or name ("classic", "Master Detective"), or a TOML path.
+EDITIONS_VARIABLE = "CLUE_COMPANION_EDITIONS"
+ID_PATTERN = re.compile(r"[a-z0-9_]{1,40}")
+"""A user edition's id, which is also its file name: no dots or slashes, so never a path."""
+Stamp = tuple[int, int, int, int]  # mtime and size of the TOML and of the map beside it
 
-    Cached: editions are immutable, and parsing the board's distance table is
-    the slow part of starting a game.
+
+def user_dirs(environ: Mapping[str, str] | None = None) -> tuple[Path, ...]:
+    """The user edition folders, first first, from ``$CLUE_COMPANION_EDITIONS``."""
+    value = (os.environ if environ is None else environ).get(EDITIONS_VARIABLE, "")
+    return tuple(Path(part) for part in value.split(os.pathsep) if part)
+
+
+def user_file(edition_id: str, dirs: tuple[Path, ...] | None = None) -> Path | None:
+    """The user ``ID.toml`` that ``load_edition(edition_id)`` would read, if any."""
+    if not ID_PATTERN.fullmatch(edition_id):
+        return None
+    for folder in user_dirs() if dirs is None else dirs:
+        path = folder / f"{edition_id}.toml"
+        if path.is_file():
+            return path
+    return None
+
+
+def user_ids(dirs: tuple[Path, ...] | None = None) -> tuple[str, ...]:
+    """The ids of the user editions found in the folders (corrections included)."""
+    found: set[str] = set()
+    for folder in user_dirs() if dirs is None else dirs:
+        try:
+            names = [path.stem for path in folder.glob("*.toml") if path.is_file()]
+        except OSError:
+            continue
+        found.update(name for name in names if ID_PATTERN.fullmatch(name))
+    return tuple(sorted(found))
+
+
+def load_edition(name: str) -> Edition:
+    """An edition by id or name ("classic", "Master Detective"), or a TOML path.
+
+    User editions come first (a correction replaces the bundled edition).
+    Cached by file and modification time: editions are immutable, parsing the
+    board's distance table is the slow part of starting a game, and an edition
+    saved while the companion runs is read afresh.
     """
     if name.endswith(".toml"):
-        path = Path(name)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise EditionError(name, None, f"cannot read edition: {err}") from err
-        return parse_edition(name, text, lambda file, legend: read_map(str(path.parent / file), legend))
+        return _load_file(name, _stamp(Path(name)), "file")
     key = _edition_key(name)
+    found = user_file(key)
+    if found is not None:
+        edition = _load_file(str(found), _stamp(found), "correction" if key in bundled_ids() else "yours")
+        if edition.id != key:
+            raise EditionError(str(found), None, f"id is {edition.id!r}, but the file is named {key}.toml: they must agree")
+        return edition
     if key in bundled_ids():
-        text = resources.files("companion.rules.editions").joinpath(f"{key}.toml").read_text(encoding="utf-8")
-        return parse_edition(f"{key}.toml", text, read_bundled_map)
-    raise BadInput(f"unknown edition {name!r}; valid: {', '.join(bundled_ids())}")
+        return load_bundled(key)
+    valid = sorted({*bundled_ids(), *user_ids()})
+    raise BadInput(f"unknown edition {name!r}; valid: {', '.join(valid)}")
+
+
+@cache
+def load_bundled(edition_id: str) -> Edition:
+    """A bundled edition by its id, whatever corrections are installed."""
+    if edition_id not in bundled_ids():
+        raise BadInput(f"unknown bundled edition {edition_id!r}; valid: {', '.join(bundled_ids())}")
+    text = resources.files("companion.rules.editions").joinpath(f"{edition_id}.toml").read_text(encoding="utf-8")
+    return parse_edition(f"{edition_id}.toml", text, read_bundled_map)
+
+
+@lru_cache(maxsize=64)
+def _load_file(name: str, _stamp: Stamp, source: str) -> Edition:
+    path = Path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise EditionError(name, None, f"cannot read edition: {err}") from err
+    return parse_edition(name, text, lambda file, legend: read_map(str(path.parent / file), legend), source=source)
+
+
+def _stamp(path: Path) -> Stamp:
+    """What changes when the edition's files are saved again: the cache key besides the path."""
+    stamp = []
+    for file in (path, path.with_suffix(".txt")):
+        try:
+            found = file.stat()
+            stamp += [found.st_mtime_ns, found.st_size]
+        except OSError:
+            stamp += [-1, -1]
+    return stamp[0], stamp[1], stamp[2], stamp[3]
 
 
 def _edition_key(name: str) -> str:
@@ -168,7 +247,7 @@ def _edition_key(name: str) -> str:
 MapReader = Callable[[str, Legend], Board]
 
 
-def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
+def parse_edition(path: str, text: str, read_board: MapReader, *, source: str = "bundled") -> Edition:
     """Build an :class:`Edition` from TOML text; ``path`` names it in errors."""
     try:
         data = tomllib.loads(text)
@@ -198,15 +277,19 @@ def parse_edition(path: str, text: str, read_board: MapReader) -> Edition:
         variants=_variants(fields, rules),
         bonus=_bonus(fields) if "bonus" in data else None,
         powers=_powers(fields, deck) if "powers" in data else {},
+        colours=_card_table(fields, deck, "colours", COLOUR, "a colour \"#rrggbb\""),
+        labels=_card_table(fields, deck, "labels", LABEL, f"a label of 1 to {MAX_LABEL} characters"),
+        base=fields.get(data, "base", str) if "base" in data else None,
+        source=source,
     )
     _check_rules(fields, edition)
     return edition
 
 
 _KNOWN = {
-    "": {"id", "name", "players", "cards", "rules", "movement", "board", "bonus", "powers"},
+    "": {"id", "name", "base", "players", "cards", "rules", "movement", "board", "bonus", "powers"},
     "players": {"min", "max"},
-    "cards": {"suspects", "weapons", "rooms", "aliases"},
+    "cards": {"suspects", "weapons", "rooms", "aliases", "colours", "labels"},
     "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start", "question_die", "must_suggest",
               "variants"},
     "movement": {"pass_through_rooms", "jump_movers", "passage_mid_roll"},
@@ -214,6 +297,9 @@ _KNOWN = {
     "bonus": {"name", "reshuffle", "summoned_may_draw", "cards"},
 }
 VARIANTS = ("two_player",)
+MAX_LABEL = 4
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+LABEL = re.compile(rf"\S.{{0,{MAX_LABEL - 1}}}", re.DOTALL)
 MARK_KINDS = ("snoop", "bonus")
 
 
@@ -296,6 +382,23 @@ def _deck(fields: _Fields) -> Deck:
         if not isinstance(target, str) or normalise(target) not in seen:
             raise fields.fail(alias, f"alias {alias!r} names {target!r}, which is not a card")
     return Deck(lists[0], lists[1], lists[2], aliases)
+
+
+def _card_table(fields: _Fields, deck: Deck, key: str, pattern: re.Pattern[str], what: str) -> dict[str, str]:
+    """``[cards.colours]`` or ``[cards.labels]``: card name -> a value matching ``pattern``, keyed by the printed name."""
+    cards = fields.table("cards")
+    if key not in cards:
+        return {}
+    found = {}
+    for name, value in _string_table(fields, cards, key).items():
+        try:
+            card = deck.resolve(name)
+        except ClueError:
+            raise fields.fail(name, f"cards.{key}: {name!r} is not a card of this edition") from None
+        if not pattern.fullmatch(value) or value != value.strip():
+            raise fields.fail(name, f"cards.{key}: {name!r} = {value!r}; expected {what}")
+        found[card] = value
+    return found
 
 
 def _check_rules(fields: _Fields, edition: Edition) -> None:
