@@ -166,6 +166,7 @@
   const LINKS = {up: "Board connected", down: "Board disconnected — searching", none: "No board",
     connecting: "Board found — saying hello"};
   const BOARD_LINES = 5;  // the board's last log lines shown (the server keeps a few more)
+  const SOURCES = {yours: "yours", correction: "your correction"};  // an edition's source, when not bundled
 
   const state = {
     host: null,       // the last GET /api/host
@@ -298,7 +299,7 @@
     state.editionsKey = key;
     const select = $("new-edition");
     const previous = select.value || state.host.edition || (editions[0] && editions[0].id);
-    replace(select, editions.map((e) => el("option", {value: e.id}, e.name)));
+    replace(select, editions.map((e) => el("option", {value: e.id}, e.name + (SOURCES[e.source] ? ` (${SOURCES[e.source]})` : ""))));
     if (editions.some((e) => e.id === previous)) select.value = previous;
     renderSeatPicker(true);
   }
