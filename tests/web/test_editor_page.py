@@ -10,6 +10,7 @@ legal one.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -282,5 +283,49 @@ def test_the_photo_underlay_is_warped_onto_the_grid(browser: Any, served: tuple[
         assert abs(warped[key] - grid[key]) < 2, (key, warped, grid)
     page.eval_on_selector("#photo-opacity", "(input) => { input.value = '30'; input.dispatchEvent(new Event('input')); }")
     assert page.evaluate("document.getElementById('photo').style.opacity") == "0.3"
+    page.close()
+    assert problems == []
+
+
+def test_trace_from_photo_fills_the_grid_with_the_traced_map(browser: Any, served: tuple[MockTable, str, Path],
+                                                              tmp_path: Path) -> None:
+    """The page's "Trace from photo" against the real trace endpoint: void, hallway and two rooms come back."""
+    _, url, _ = served
+    cell = 30
+    truth = ["##AAA....#",
+             "##AAA.....",
+             "..AAA.BBBB",
+             "......BBBB",
+             "......BBBB",
+             "..........",
+             "#.........",
+             "##........"]
+    colours = {"#": (40, 40, 48), ".": (236, 224, 190), "A": (200, 80, 80), "B": (70, 110, 200)}
+    image = Image.new("RGB", (WIDTH * cell, HEIGHT * cell))
+    draw = ImageDraw.Draw(image)
+    for r, row in enumerate(truth):
+        for c, ch in enumerate(row):
+            draw.rectangle((c * cell, r * cell, (c + 1) * cell - 1, (r + 1) * cell - 1), fill=colours[ch])
+    photo = tmp_path / "board.png"
+    image.save(photo)
+    page, problems = open_editor(browser, url, viewport={"width": 1000, "height": 1000})
+    start_blank(page, WIDTH, HEIGHT)
+    page.set_input_files("#photo-file", str(photo))
+    page.wait_for_selector("#corners .handle")
+    page.locator("#stage").scroll_into_view_if_needed()
+    stage = page.locator("#stage").bounding_box()
+    scale = min(stage["width"] / image.width, stage["height"] / image.height)
+    for index, (x, y) in enumerate(((0, 0), (image.width, 0), (image.width, image.height), (0, image.height))):
+        handle = page.locator(f"#corners .handle >> nth={index}").bounding_box()
+        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(stage["x"] + x * scale, stage["y"] + y * scale, steps=3)
+        page.mouse.up()
+    page.click("#corners-button")
+    page.click("#trace-button")
+    kinds = {"#": "void", ".": "hallway", "A": "room", "B": "room"}
+    expected = [kinds[ch] for row in truth for ch in row]
+    script = "Array.from(document.querySelectorAll('#grid rect.sq')).map((r) => r.getAttribute('class').split(' ')[1])"
+    wait_until(page, f"JSON.stringify({script}) === '{json.dumps(expected, separators=(',', ':'))}'")
     page.close()
     assert problems == []
