@@ -7,7 +7,7 @@ from typing import Any
 # The 13 error codes of the record.
 CODES = {
     "bad_input", "unknown_card", "unknown_seat", "bad_deal", "not_your_turn", "wrong_phase",
-    "illegal_move", "not_in_room", "must_show", "cannot_show", "accusation_location",
+    "illegal_move", "not_in_room", "must_show", "cannot_show", "accusation_location", "must_suggest",
     "eliminated", "game_over",
 }
 

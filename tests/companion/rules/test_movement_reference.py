@@ -1,0 +1,138 @@
+"""The fast movement search gives exactly the sets of the plain one it replaced.
+
+``movement_reference.py`` is the search as it was before issue 21 (static
+distance pruning only). Here hypothesis draws random small boards (rooms,
+doors, passages, snoop and bonus marks, void), random rules (every combination
+of the Master Detective flags), starts, rolls, movers and places already used,
+and every bundled board is compared from every place for rolls 2 to 12.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection
+
+import movement_reference as reference
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.rules.board import Board, Legend, read_map
+from companion.rules.edition import Movement, load_edition
+from companion.rules.movement import can_move, destinations, reaches, stop_steps, way_to
+
+RULES = tuple(Movement(*flags) for flags in itertools.product((False, True), repeat=3))
+LETTERS = "ABCD"
+
+
+def random_board(seed: int) -> Board:
+    """A small map: hallway with holes, up to four rooms each with one to three doors, marks."""
+    rand = random.Random(seed)
+    width, height = rand.randint(3, 9), rand.randint(3, 9)
+    grid = [["." if rand.random() < 0.8 else "#" for _ in range(width)] for _ in range(height)]
+    placed: dict[str, list[tuple[int, int]]] = {}
+    for letter in LETTERS[: rand.randint(0, 4)]:
+        top, left = rand.randrange(height), rand.randrange(width)
+        cells = [(r, c) for r in range(top, min(top + 2, height)) for c in range(left, min(left + 2, width))]
+        if all(grid[r][c] in ".#" for r, c in cells):
+            for r, c in cells:
+                grid[r][c] = letter
+            placed[letter] = cells
+    rooms: dict[str, str] = {}
+    for letter, cells in placed.items():  # doors once every room is down, so none is covered
+        doors = [((r, c), (r + dr, c + dc)) for r, c in cells for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                 if 0 <= r + dr < height and 0 <= c + dc < width and grid[r + dr][c + dc] in ".#"]
+        if not doors:
+            for r, c in cells:
+                grid[r][c] = "#"
+            continue
+        for (r, c), (orow, ocol) in rand.sample(doors, rand.randint(1, min(3, len(doors)))):
+            grid[r][c] = letter.lower()
+            grid[orow][ocol] = "."
+        rooms[letter] = f"Room {letter}"
+    for r, c in itertools.product(range(height), range(width)):
+        if grid[r][c] == "." and rand.random() < 0.08:
+            grid[r][c] = rand.choice("*?")
+    names = list(rooms.values())
+    pairs = tuple(itertools.combinations(names, 2))[: rand.randint(0, 2)] if len(names) > 1 else ()
+    legend = Legend(rooms=rooms, marks={"*": "snoop", "?": "bonus"}, passages=pairs)
+    return read_map("random.txt", legend, text="\n".join("".join(row) for row in grid) + "\n")
+
+
+def same_moves(board: Board, start: str, roll: int, occupied: Collection[str], rules: Movement,
+               avoid: Collection[str] = ()) -> frozenset[str]:
+    """Assert every public search agrees with the reference; return the destinations."""
+    expected = reference.destinations(board, start, roll, occupied, rules, avoid)
+    assert destinations(board, start, roll, occupied, rules, avoid) == expected
+    # The reference's can_move could stop on the start square itself (a roll of 1 beside a
+    # jumped mover) and answer False with places to go; the fast one agrees with destinations.
+    assert can_move(board, start, roll, occupied, rules, avoid) == bool(expected)
+    for target in board.squares + board.rooms:
+        if target != start:
+            steps = stop_steps(board, start, roll, occupied, target, rules, avoid)
+            assert steps == reference.stop_steps(board, start, roll, occupied, target, rules, avoid), target
+            assert reaches(board, start, roll, occupied, target, rules, avoid) == (steps is not None)
+    for square in board.marks:
+        name = board.squares[square]
+        if name != start and reference.stop_steps(board, start, roll, occupied, name, rules, avoid) is not None:
+            assert way_to(board, start, roll, occupied, name, rules, avoid) == \
+                reference.way_to(board, start, roll, occupied, name, rules, avoid)
+    return expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**9),
+    rules=st.sampled_from(RULES),
+    roll=st.integers(min_value=0, max_value=12),
+    movers=st.integers(min_value=0, max_value=6),
+    used=st.integers(min_value=0, max_value=2),
+)
+def test_random_boards_agree_with_the_reference(seed: int, rules: Movement, roll: int, movers: int, used: int) -> None:
+    board = random_board(seed)
+    places = board.squares + board.rooms
+    rand = random.Random(seed + 1)
+    start = rand.choice(places)
+    occupied = frozenset(rand.sample(board.squares, min(movers, len(board.squares))))
+    avoid = tuple(rand.sample(places, min(used, len(places))))
+    same_moves(board, start, roll, occupied - {start}, rules, avoid)
+
+
+@pytest.mark.parametrize("edition_id", ["classic", "master_detective", "big_bang_theory", "doctor_who"])
+def test_every_bundled_board_agrees_from_every_place(edition_id: str) -> None:
+    """Rolls 2..12 from every square and room on the empty board; a crowd on every other roll."""
+    edition = load_edition(edition_id)
+    board, rules = edition.require_board(), edition.movement
+    crowd = frozenset(random.Random(12).sample(board.squares, 5))
+    for place in board.squares + board.rooms:
+        for roll in range(2, 13):
+            expected = reference.destinations(board, place, roll, (), rules)
+            assert destinations(board, place, roll, (), rules) == expected, (place, roll)
+            if roll % 2 == 0:
+                near = crowd - {place}
+                assert destinations(board, place, roll, near, rules) == \
+                    reference.destinations(board, place, roll, near, rules), (place, roll, "crowd")
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_master_detective_board_agrees_under_every_rule_set(rules: Movement) -> None:
+    edition = load_edition("master_detective")
+    board = edition.require_board()
+    rand = random.Random(str(rules))
+    for _ in range(40):
+        place = rand.choice(board.squares + board.rooms)
+        crowd = frozenset(rand.sample(board.squares, rand.randint(0, 8))) - {place}
+        roll = rand.randint(1, 12)
+        assert destinations(board, place, roll, crowd, rules) == \
+            reference.destinations(board, place, roll, crowd, rules), (place, roll, sorted(crowd))
+
+
+def test_a_roll_of_1_beside_a_jumped_mover_can_still_move() -> None:
+    """The reference's can_move said no here (it counted the start square as a find)."""
+    board = load_edition("master_detective").require_board()
+    rules = Movement(jump_movers=True)
+    start = board.squares[0]
+    mover = board.squares[board.neighbours[0][0]]
+    found = destinations(board, start, 1, {mover}, rules)
+    assert found and can_move(board, start, 1, {mover}, rules)
