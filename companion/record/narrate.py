@@ -18,10 +18,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from companion.rules.board import SQUARE_NAME
 from companion.rules.edition import BonusDeck, Edition, bundled_ids, load_edition
 
 Describer = Callable[[dict[str, Any]], str]
-SQUARE = re.compile(r"^[a-z][0-9]{1,2}$")
 # A card's title is its text up to the first colon, else up to the end of its first sentence.
 TITLE = re.compile(r"^(.+?)(?::\s|\.\s|(?<=!)\s|[.:]?$)")
 PLURAL = re.compile(r" (?:&|and) ")  # "Amy & Rory": two people in one seat
@@ -52,7 +52,7 @@ def _does(subject: str, verb: str) -> str:
 
 
 def _place(name: str) -> str:
-    return f"square {name}" if SQUARE.match(name) else _the(name)
+    return f"square {name}" if SQUARE_NAME.fullmatch(name) else _the(name)
 
 
 def _moved(e: dict[str, Any]) -> str:

@@ -5,7 +5,8 @@ starting with ``"# "`` (or a lone ``"#"``) are comments; every other non-blank
 line is a row. What each character means comes from the edition's ``[board]``
 legend, so one parser serves every edition.
 
-Squares are named by column letter and row number from the top-left:
+Squares are named by column letters and row number from the top-left; past
+the 26th column, columns are named like a spreadsheet's ("aa" ... "an"):
 
 >>> board = load_board("classic")
 >>> board.start_of("Miss Scarlet")
@@ -16,6 +17,7 @@ Squares are named by column letter and row number from the top-left:
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -24,8 +26,52 @@ from importlib import resources
 
 from .errors import EditionError
 
-# Columns are letters, so a map is at most 26 squares wide.
-COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"  # the one-letter column names; wider maps go on as "aa", "ab", ...
+MAX_SIDE = 40  # squares: the widest and tallest map (columns "a" to "an", rows 1 to 40)
+# A square's name as players type it (lower case): column letters, then the row number.
+SQUARE_NAME = re.compile(r"([a-z]{1,2})([0-9]{1,2})")
+
+
+def column_name(index: int) -> str:
+    """The letters of column ``index`` (from 0): "a" to "z", then "aa", "ab", ... like a spreadsheet.
+
+    >>> column_name(0), column_name(25), column_name(26), column_name(39)
+    ('a', 'z', 'aa', 'an')
+    """
+    if not 0 <= index < MAX_SIDE:
+        raise ValueError(f"column {index + 1} is off a map of at most {MAX_SIDE} columns")
+    if index < len(COLUMNS):
+        return COLUMNS[index]
+    return COLUMNS[index // len(COLUMNS) - 1] + COLUMNS[index % len(COLUMNS)]
+
+
+def square_name(row: int, col: int) -> str:
+    """The name of the square at ``row`` and ``col`` (from 0): ``square_name(24, 7) == "h25"``."""
+    return f"{column_name(col)}{row + 1}"
+
+
+def square_position(name: str) -> tuple[int, int]:
+    """``(row, column)`` from 0 of a square's name; ValueError if it names no square of a map.
+
+    >>> square_position("h25"), square_position("an40")
+    ((24, 7), (39, 39))
+    """
+    found = SQUARE_NAME.fullmatch(name.strip().lower())
+    if found is None:
+        raise ValueError(f"{name!r} is not a square's name")
+    letters, number = found.groups()
+    col = _column_index(letters)
+    if col >= MAX_SIDE or not 1 <= int(number) <= MAX_SIDE:
+        raise ValueError(f"{name!r} is off a map of at most {MAX_SIDE} x {MAX_SIDE} squares")
+    return int(number) - 1, col
+
+
+def _column_index(letters: str) -> int:
+    """Column letters read as a spreadsheet's: "a" is 0, "z" 25, "aa" 26."""
+    index = 0
+    for letter in letters:
+        index = index * len(COLUMNS) + COLUMNS.index(letter) + 1
+    return index - 1
 
 
 @dataclass(frozen=True)
@@ -219,7 +265,7 @@ class _Grid:
         self.lines = [number for number, _ in rows]
 
     def name(self, row: int, col: int) -> str:
-        return f"{COLUMNS[col]}{row + 1}"
+        return square_name(row, col)
 
     def cells(self) -> Iterator[tuple[int, int, str]]:
         for row, line in enumerate(self.rows):
@@ -269,8 +315,10 @@ def _grid_rows(text: str) -> tuple[list[tuple[int, str]], list[Problem]]:
     if not rows:
         return rows, []
     width = len(rows[0][1])
-    if width > len(COLUMNS):
-        return rows, [Problem(rows[0][0], len(COLUMNS) + 1, f"row is {width} squares wide; at most 26")]
+    if width > MAX_SIDE:
+        return rows, [Problem(rows[0][0], MAX_SIDE + 1, f"row is {width} squares wide; at most {MAX_SIDE}")]
+    if len(rows) > MAX_SIDE:
+        return rows, [Problem(rows[MAX_SIDE][0], 1, f"the map has {len(rows)} rows; at most {MAX_SIDE}")]
     problems = [
         Problem(number, min(len(line), width) + 1, f"row is {len(line)} squares wide, expected {width} like the first row")
         for number, line in rows
@@ -308,7 +356,7 @@ def _build(path: str, grid: _Grid, legend: Legend) -> tuple[Board, list[Problem]
                 door_cells.append((row, col, legend.rooms[char.upper()]))
 
     neighbours = [
-        tuple(index[grid.name(r, c)] for r, c in grid.around(*_position(sq)) if grid.name(r, c) in index)
+        tuple(index[grid.name(r, c)] for r, c in grid.around(*square_position(sq)) if grid.name(r, c) in index)
         for sq in squares
     ]
     doors: list[set[str]] = [set() for _ in squares]
@@ -358,10 +406,6 @@ def _build(path: str, grid: _Grid, legend: Legend) -> tuple[Board, list[Problem]
 
 def _letter(legend: Legend, room: str) -> str:
     return next(letter for letter, name in legend.rooms.items() if name == room)
-
-
-def _position(square: str) -> tuple[int, int]:
-    return int(square[1:]) - 1, COLUMNS.index(square[0])
 
 
 def _starts(grid: _Grid, legend: Legend, index: Mapping[str, int]) -> tuple[dict[str, int], list[Problem]]:

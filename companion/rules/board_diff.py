@@ -12,12 +12,12 @@ change while moving a door is.
 
 from __future__ import annotations
 
-from .board import COLUMNS, Board
+from .board import Board, square_name, square_position
 
 
 def square_kinds(board: Board) -> dict[str, str]:
     """Every square of the grid by name -> what it is, in words."""
-    kinds = {f"{COLUMNS[col]}{row + 1}": "void" for row in range(board.height) for col in range(board.width)}
+    kinds = {square_name(row, col): "void" for row in range(board.height) for col in range(board.width)}
     for name in board.squares:
         kinds[name] = "hallway"
     doors = set(board.door_cells)
@@ -53,7 +53,7 @@ def board_diff(old: Board, new: Board) -> list[str]:
 
 def _ordered(names: set[str]) -> list[str]:
     """Squares in reading order: row by row, left to right."""
-    return sorted(names, key=lambda name: (int(name[1:]), COLUMNS.index(name[0])))
+    return sorted(names, key=square_position)
 
 
 def _set_lines(what: str, old: tuple[str, ...] | set[str], new: tuple[str, ...] | set[str]) -> list[str]:

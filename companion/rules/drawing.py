@@ -27,7 +27,7 @@ from io import BytesIO
 from typing import TYPE_CHECKING, Literal, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
 
-from .board import COLUMNS, Board
+from .board import Board, column_name, square_name, square_position
 from .errors import ClueError
 
 if TYPE_CHECKING:
@@ -138,11 +138,11 @@ class Layout:
 
 def position(square: str) -> tuple[int, int]:
     """``(row, column)`` from 0 of a grid square's name."""
-    return int(square[1:]) - 1, COLUMNS.index(square[0])
+    return square_position(square)
 
 
 def name_of(row: int, col: int) -> str:
-    return f"{COLUMNS[col]}{row + 1}"
+    return square_name(row, col)
 
 
 def place_centre(board: Board, place: str, layout: Layout = Layout()) -> tuple[float, float]:
@@ -316,7 +316,7 @@ def _margins(title: str, board: Board, layout: Layout, width: int) -> Iterator[S
     yield Text(width / 2, 18, title, 16, INK, bold=True, role="title")
     for col in range(board.width):
         x, _ = layout.centre(name_of(0, col))
-        yield Text(x, layout.top - 9, COLUMNS[col], 11, INK, role="column")
+        yield Text(x, layout.top - 9, column_name(col), 11, INK, role="column")
     for row in range(board.height):
         _, y = layout.centre(name_of(row, 0))
         yield Text(layout.left - 4, y, str(row + 1), 11, INK, anchor="end", role="row")

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .board import COLUMNS, Legend, Problem, check_map
+from .board import Legend, Problem, check_map, square_name
 from .cards import normalise
 from .edition import COLOUR, ID_PATTERN, LABEL, MARK_KINDS, MAX_LABEL, load_edition
 from .edition_files import (
@@ -274,7 +274,7 @@ def _at_square(problem: Problem, rows: list[str]) -> DocumentProblem:
     if problem.line is None or problem.column is None:
         return _located(message, problem.key, rows)
     row, column = problem.line - MAP_HEADER_LINES - 1, problem.column - 1
-    square = f"{COLUMNS[column]}{row + 1}" if column < min(len(COLUMNS), MAX_SIDE) else None
+    square = square_name(row, column) if 0 <= row < MAX_SIDE and column < MAX_SIDE else None
     return DocumentProblem(row, column, square, message)
 
 
@@ -284,7 +284,7 @@ def _located(message: str, key: str | None, rows: list[str]) -> DocumentProblem:
         for row, line in enumerate(rows):
             column = line.find(key) if not key.isupper() else _first_of_room(line, key)
             if column >= 0:
-                square = f"{COLUMNS[column]}{row + 1}" if column < len(COLUMNS) else None
+                square = square_name(row, column) if row < MAX_SIDE and column < MAX_SIDE else None
                 return DocumentProblem(row, column, square, message)
     return _none(message)
 

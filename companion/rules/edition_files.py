@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .board import MAX_SIDE as MAX_SIDE  # the editor's largest grid either way is the map's limit
 from .board import Board, Legend, bundled_map_text, read_map
 from .edition import (
     HIGHEST_ROLL,
@@ -38,7 +39,6 @@ from .edition import (
 from .errors import BadInput, ClueError, EditionError
 from .toml_writer import toml_text
 
-MAX_SIDE = 40  # squares: the editor's largest grid either way
 MAX_EXPORT = 256 * 1024  # bytes of an export file: the largest bundled edition is under 8 KiB
 EXPORT_COMMENTS = ("A CLUE edition exported by clue-companion (docs/editions.md).",
                    "Install it with: clue-companion edition --import FILE")

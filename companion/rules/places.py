@@ -8,20 +8,17 @@
 
 from __future__ import annotations
 
-import re
-
+from .board import SQUARE_NAME
 from .cards import normalise
 from .edition import Edition
 from .errors import IllegalMove, UnknownCard
-
-SQUARE = re.compile(r"^[a-z][0-9]{1,2}$")
 
 
 def resolve_place(edition: Edition, name: str) -> str:
     """A square's name, or a room's printed name; a grid square inside a room means the room."""
     board = edition.require_board()
     key = name.strip().lower()
-    if SQUARE.match(key):
+    if SQUARE_NAME.fullmatch(key):
         if key in board.index:
             return key
         room = board.room_at(key)

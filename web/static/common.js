@@ -125,9 +125,29 @@ const Clue = (() => {
     box._timer = setTimeout(() => { box.className = "toast"; }, kind === "error" ? 6000 : 3000);
   }
 
+  // Square names, as companion/rules/board.py makes them: column letters ("a" to "z", then "aa" to
+  // "an" like a spreadsheet's, for maps of up to 40 columns) and the row number from 1: "h25", "an40".
+  const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
+  const MAX_SIDE = 40;
+  const SQUARE = /^[a-z]{1,2}[0-9]{1,2}$/;
+  // The name of the square at row r, column c (from 0), or null off a map of MAX_SIDE columns.
+  function squareName(r, c) {
+    if (!(c >= 0 && c < MAX_SIDE)) return null;
+    const n = COLUMNS.length;
+    return (c < n ? COLUMNS[c] : COLUMNS[Math.floor(c / n) - 1] + COLUMNS[c % n]) + (r + 1);
+  }
+  // [row, column] from 0 of a square's name ("aa3" -> [2, 26]), or null if it names no square.
+  function squarePosition(name) {
+    const found = /^([a-z]{1,2})([0-9]{1,2})$/.exec(String(name || "").trim().toLowerCase());
+    if (!found) return null;
+    let c = 0;
+    for (const letter of found[1]) c = c * COLUMNS.length + COLUMNS.indexOf(letter) + 1;
+    const r = Number(found[2]);
+    return c <= MAX_SIDE && r >= 1 && r <= MAX_SIDE ? [r - 1, c - 1] : null;
+  }
+
   // Places in words (GET /api/board's "words": square or room -> "in the corridor by the Lounge door").
   // where(place, words): that phrase, the grid code after it in small type; a fallback without words.
-  const SQUARE = /^[a-z][0-9]{1,2}$/;
   function where(place, words) {
     const said = words && words[place];
     if (said) return SQUARE.test(place) ? [said, " ", el("small", {class: "grid-code"}, "(" + place + ")")] : [said];
@@ -138,11 +158,11 @@ const Clue = (() => {
   // A sentence from the companion that says "on h25" ("Put Miss Scarlet back on h25."), with the
   // square in words: "Put Miss Scarlet back on Miss Scarlet's start square (h25)." As text nodes.
   function placeText(text, words) {
-    const found = /\bon ([a-z][0-9]{1,2})\b/.exec(String(text));
+    const found = /\bon ([a-z]{1,2}[0-9]{1,2})\b/.exec(String(text));
     if (!found || !words || !words[found[1]]) return [String(text)];
     const rest = String(text).slice(found.index + found[0].length);
     return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
   }
 
-  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf, where, placeText};
+  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf, where, placeText, squareName, squarePosition};
 })();

@@ -14,7 +14,6 @@
   const MAX_UNDO = 200;
   const CHECK_DELAY = 400;  // ms after the last edit before the map is checked
   const MAX_SIDE = 40;
-  const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
   const DIGITS = "1234567890";
   const MARK_GLYPHS = {snoop: "◉", bonus: "★", question: "?"};
   const CATEGORIES = [["suspects", "Suspects", "suspect"], ["weapons", "Weapons", "weapon"], ["rooms", "Rooms", "room"]];
@@ -82,7 +81,7 @@
   const walkable = (ch) => ["hallway", "start", "mark", "spot"].includes(kindOf(ch));
 
   function squareName(r, c) {
-    return (c < COLUMNS.length ? COLUMNS[c] : "col " + (c + 1) + " row ") + (r + 1);
+    return Clue.squareName(r, c) || "col " + (c + 1) + " row " + (r + 1);
   }
 
   // ---- undo and redo -------------------------------------------------------------------------
@@ -716,8 +715,7 @@
   // A problem's square as [row, column] (0-based, of map.rows), or null when it is not at one square.
   function problemCell(problem) {
     if (Number.isInteger(problem.row) && Number.isInteger(problem.column)) return [problem.row, problem.column];
-    const found = /^([a-z])([0-9]{1,2})$/.exec(problem.square || "");
-    return found ? [Number(found[2]) - 1, COLUMNS.indexOf(found[1])] : null;
+    return Clue.squarePosition(problem.square);
   }
 
   function renderProblems() {

@@ -7,7 +7,7 @@
   const E = Clue.el;
   const $ = (id) => document.getElementById(id);
   const ME = $("me-name").dataset.seat;
-  const SQUARE = /^[a-z][0-9]{1,2}$/;
+  const SQUARE = /^[a-z]{1,2}[0-9]{1,2}$/;  // "h25", and "ab3" past column z on a wide board
   const LOG_SHORT = 20;
 
   const ui = {

@@ -80,3 +80,8 @@ def test_no_sample_narration_shows_an_id_or_a_slip(sample: Path) -> None:
     assert not re.search(r"\ba [AEIOU]", text), "'a' before a vowel"
     assert not re.search(r"\b[Tt]he \w+'s\b", text), "an article before a possessive name"
     assert not re.search(r"& \w+ (is|has|\w+s) ", text.replace("'s turn", "")), "a plural seat with a singular verb"
+
+
+@pytest.mark.parametrize("square", ["h25", "aa5", "an40"])
+def test_a_square_is_called_a_square_past_column_z_too(square: str) -> None:
+    assert describe({"type": "moved", "seat": "Ada", "to": square, "via": "roll"}) == f"Ada moves to square {square}."
