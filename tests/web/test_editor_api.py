@@ -9,22 +9,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from user_boards import small_document
 from web_fixtures import Browser, error_of, host_browser, make_app, running
 
 from companion.rules.edition import EDITIONS_VARIABLE, bundled_ids, load_edition
-
-
-def small_document() -> dict[str, Any]:
-    """A 10 x 8 board on the Classic rules: three rooms, three suspects, a passage (as in test_edition_files)."""
-    return {
-        "id": "our_board", "name": "Our Board", "base": "classic", "players": {"min": 3, "max": 3},
-        "cards": {"suspects": ["Ada", "Bo", "Cy"], "weapons": ["Rope", "Pan"], "rooms": ["Attic", "Barn", "Cellar"]},
-        "colours": {"Ada": "#aa3300"}, "labels": {"Ada": "ADA"},
-        "map": {"rows": ["AAAA##BBBB", "AAAa..bBBB", "..........", "1...##...2",
-                         "..........", "CCc....3..", "CCC.......", "CCC#######"],
-                "hallway": ".", "void": "#", "rooms": {"A": "Attic", "B": "Barn", "C": "Cellar"},
-                "starts": {"1": "Ada", "2": "Bo", "3": "Cy"}, "passages": [["Attic", "Cellar"]], "joins": []},
-    }
 
 
 @pytest.fixture

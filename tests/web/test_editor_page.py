@@ -253,6 +253,20 @@ def test_on_a_tablet_nothing_overflows_and_every_control_is_big_enough(browser: 
     assert problems == []
 
 
+def place_corners(page: Any, width: int, height: int) -> None:
+    """Drag the four handles onto the corners of a ``width`` x ``height`` photo, then confirm them."""
+    page.locator("#stage").scroll_into_view_if_needed()
+    stage = page.locator("#stage").bounding_box()
+    scale = min(stage["width"] / width, stage["height"] / height)
+    for index, (x, y) in enumerate(((0, 0), (width, 0), (width, height), (0, height))):
+        handle = page.locator(f"#corners .handle >> nth={index}").bounding_box()
+        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(stage["x"] + x * scale, stage["y"] + y * scale, steps=3)
+        page.mouse.up()
+    page.click("#corners-button")
+
+
 def test_the_photo_underlay_is_warped_onto_the_grid(browser: Any, served: tuple[MockTable, str, Path],
                                                     tmp_path: Path) -> None:
     _, url, _ = served
@@ -266,16 +280,7 @@ def test_the_photo_underlay_is_warped_onto_the_grid(browser: Any, served: tuple[
     page.wait_for_selector("#corners .handle")
     assert page.locator("#corners .handle").count() == 4
     # Drag each handle onto the photo's own corner: the warp then lays the whole photo exactly on the grid.
-    page.locator("#stage").scroll_into_view_if_needed()
-    stage = page.locator("#stage").bounding_box()
-    scale = min(stage["width"] / 400, stage["height"] / 300)
-    for index, (x, y) in enumerate(((0, 0), (400, 0), (400, 300), (0, 300))):
-        handle = page.locator(f"#corners .handle >> nth={index}").bounding_box()
-        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(stage["x"] + x * scale, stage["y"] + y * scale, steps=3)
-        page.mouse.up()
-    page.click("#corners-button")
+    place_corners(page, 400, 300)
     assert page.evaluate("document.getElementById('photo').style.transform").startswith("matrix3d(")
     warped = page.locator("#photo").bounding_box()
     grid = page.locator("#grid").bounding_box()
@@ -312,16 +317,7 @@ def test_trace_from_photo_fills_the_grid_with_the_traced_map(browser: Any, serve
     start_blank(page, WIDTH, HEIGHT)
     page.set_input_files("#photo-file", str(photo))
     page.wait_for_selector("#corners .handle")
-    page.locator("#stage").scroll_into_view_if_needed()
-    stage = page.locator("#stage").bounding_box()
-    scale = min(stage["width"] / image.width, stage["height"] / image.height)
-    for index, (x, y) in enumerate(((0, 0), (image.width, 0), (image.width, image.height), (0, image.height))):
-        handle = page.locator(f"#corners .handle >> nth={index}").bounding_box()
-        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(stage["x"] + x * scale, stage["y"] + y * scale, steps=3)
-        page.mouse.up()
-    page.click("#corners-button")
+    place_corners(page, image.width, image.height)
     page.click("#trace-button")
     kinds = {"#": "void", ".": "hallway", "A": "room", "B": "room"}
     expected = [kinds[ch] for row in truth for ch in row]

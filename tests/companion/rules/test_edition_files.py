@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from user_boards import small_document
 
 from companion.rules.board import Board
 from companion.rules.board_diff import board_diff
@@ -36,19 +37,6 @@ from companion.rules.edition_files import (
 from companion.rules.errors import BadInput, ClueError, EditionError
 from companion.rules.toml_writer import quote, toml_text
 from companion.rules.user_editions import list_editions, save_files
-
-
-def small_document() -> dict[str, Any]:
-    """A 10 x 8 board on the Classic rules: three rooms, three suspects, a passage."""
-    return {
-        "id": "our_board", "name": "Our Board", "base": "classic", "players": {"min": 3, "max": 3},
-        "cards": {"suspects": ["Ada", "Bo", "Cy"], "weapons": ["Rope", "Pan"], "rooms": ["Attic", "Barn", "Cellar"]},
-        "colours": {"Ada": "#aa3300"}, "labels": {"Ada": "ADA"},
-        "map": {"rows": ["AAAA##BBBB", "AAAa..bBBB", "..........", "1...##...2",
-                         "..........", "CCc....3..", "CCC.......", "CCC#######"],
-                "hallway": ".", "void": "#", "rooms": {"A": "Attic", "B": "Barn", "C": "Cellar"},
-                "starts": {"1": "Ada", "2": "Bo", "3": "Cy"}, "passages": [["Attic", "Cellar"]], "joins": []},
-    }
 
 
 @pytest.fixture
