@@ -125,6 +125,20 @@ const Clue = (() => {
     box._timer = setTimeout(() => { box.className = "toast"; }, kind === "error" ? 6000 : 3000);
   }
 
+  // Run a host action with its button busy; errors become a toast in plain words (a lost login reloads the page).
+  async function busy(button, work) {
+    if (button) button.disabled = true;
+    try {
+      return await work();
+    } catch (err) {
+      if (err.code === "host_login") { location.reload(); return undefined; }
+      toast(err.message, "error");
+      return undefined;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
   // Square names, as companion/rules/board.py makes them: column letters ("a" to "z", then "aa" to
   // "an" like a spreadsheet's, for maps of up to 40 columns) and the row number from 1: "h25", "an40".
   const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
@@ -164,5 +178,5 @@ const Clue = (() => {
     return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
   }
 
-  return {post, getJSON, stream, applyDelta, el, replace, toast, csrf, where, placeText, squareName, squarePosition};
+  return {post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
 })();

@@ -6,7 +6,7 @@
 // Names go into the page as text only (Clue.el / textContent), never as markup.
 "use strict";
 (() => {
-  const {el, replace, toast, post, getJSON} = Clue;
+  const {el, replace, toast, busy, post, getJSON} = Clue;
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
   const API = "/api/host/editor";
@@ -839,18 +839,6 @@
     });
   }
 
-  async function busy(button, work) {
-    if (button) button.disabled = true;
-    try {
-      return await work();
-    } catch (err) {
-      if (err.code === "host_login") { location.reload(); return undefined; }
-      toast(err.message, "error");
-      return undefined;
-    } finally {
-      if (button) button.disabled = false;
-    }
-  }
 
   // ---- the photo underlay: a perspective warp as a CSS matrix3d --------------------------------
 

@@ -3,7 +3,7 @@
 // Data goes into the page with Clue.el()/textContent only; the server's QR SVG is rebuilt from a whitelist.
 "use strict";
 (() => {
-  const {el, replace, toast, post, getJSON} = Clue;
+  const {el, replace, toast, busy, post, getJSON} = Clue;
   const botSeats = new Set();  // seats the host gave to computer players
   const $ = (id) => document.getElementById(id);
 
@@ -37,19 +37,6 @@
     });
   }
 
-  // Run an action with its button busy; errors become a toast in plain words.
-  async function busy(button, work) {
-    if (button) button.disabled = true;
-    try {
-      return await work();
-    } catch (err) {
-      if (err.code === "host_login") { location.reload(); return undefined; }
-      toast(err.message, "error");
-      return undefined;
-    } finally {
-      if (button) button.disabled = false;
-    }
-  }
 
   // ---- login --------------------------------------------------------------------------------
 
