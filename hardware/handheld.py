@@ -161,6 +161,12 @@ class Handheld:
         if device is not None:
             _cleanup(device)
 
+    def showing(self, view: View) -> bool:
+        """True once this unit draws ``view``'s moment of the game (same stage, turn, phase, action count, notice)."""
+        keys = ("stage", "turn", "phase", "actions", "notice")
+        with self._lock:
+            return all(self._view.get(key) == view.get(key) for key in keys)
+
     def show(self, view: View) -> None:
         """Keep ``view`` and draw the screen it gives with the current menu."""
         with self._lock:

@@ -222,6 +222,7 @@ class Console(cmd.Cmd):
         seat = self._seat(" ".join(seat_words))
         for button in buttons:
             self.rig.press(seat, button.lower())
+        self.rig.caught_up(seat)
         self._screens(seat)
 
     def _screens(self, which: str | None) -> None:

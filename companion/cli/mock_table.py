@@ -328,6 +328,17 @@ class MockTable:
         view: View = self.session.inspect(lambda table: table.view(seat))
         return view
 
+    def caught_up(self, seat: str, timeout: float = 2.0) -> None:
+        """Wait until ``seat``'s handheld draws the table's latest view for it (its presses applied), or the timeout.
+
+        The console prints a screen right after a press: without this it could print the screen
+        from before the session applied the press (the handheld redraws on its own thread).
+        """
+        unit = self.handhelds.get(seat)
+        deadline = time.monotonic() + timeout
+        while unit is not None and not unit.showing(self.view(seat)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def wait_for(self, test: Callable[[View], bool], seat: str | None = None, timeout: float = 5.0) -> View:
         """Poll ``seat``'s view until ``test`` holds; raise with the last view if it never does."""
         deadline = time.monotonic() + timeout

@@ -33,6 +33,9 @@ class Table:
     def press(self, seat: str, button: str) -> None:
         self.done.append(("press", seat, button))
 
+    def caught_up(self, seat: str) -> None:
+        """The real rig waits for the handheld to draw the press's outcome."""
+
 
 CLASSIC_SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 
