@@ -11,12 +11,12 @@ legal one.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import wait_until
 from PIL import Image, ImageDraw
 
 from companion.cli.mock_table import MockTable
@@ -54,13 +54,6 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Mo
         with WebServer(app, "127.0.0.1", 0) as server:
             yield rig, f"http://127.0.0.1:{server.port}", folder
 
-
-def wait_until(page: Any, script: str, timeout: float = 8.0) -> None:
-    """Poll ``script`` in the page until it is true (wait_for_function would need eval, which the CSP forbids)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def open_editor(browser: Any, url: str, **page_options: Any) -> tuple[Any, list[str]]:

@@ -5,12 +5,12 @@ Runs Debian's chromium through playwright (never a downloaded browser); skipped 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import wait_until
 
 from companion.cli.mock_table import MockTable
 from companion.table.store import Store
@@ -30,13 +30,6 @@ def served(tmp_path: Path) -> Iterator[tuple[MockTable, str]]:
         with WebServer(app, "127.0.0.1", 0) as server:
             yield rig, f"http://127.0.0.1:{server.port}"
 
-
-def wait_until(page: Any, script: str, timeout: float = 6.0) -> None:
-    """Poll ``script`` in the page until it is true (wait_for_function would need eval, which the CSP forbids)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def open_logged_in(browser: Any, url: str, path: str, width: int = 1280, height: int = 800) -> tuple[Any, list[str]]:

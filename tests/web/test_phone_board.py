@@ -7,12 +7,12 @@ Debian's chromium through playwright (never a downloaded browser), on a 360 × 7
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import wait_until
 
 from companion.cli.mock_table import MockTable
 from companion.rules.actions import Move, Roll
@@ -36,13 +36,6 @@ def companion(tmp_path: Path) -> Iterator[tuple[MockTable, str, Any]]:
         with WebServer(app, "127.0.0.1", 0) as server:
             yield rig, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing
 
-
-def wait_until(page: Any, script: str, timeout: float = 8.0) -> None:
-    """Poll ``script`` in the page (the CSP forbids the eval behind wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def phone(browser: Any, url: str, pairing: Any, seat: str) -> tuple[Any, list[str]]:

@@ -6,11 +6,11 @@ Runs Debian's chromium through playwright (never a downloaded browser); skipped 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pages import wait_until
 
 from companion.rules.actions import EndTurn, Move, Roll, Show, Suggest
 from companion.table.commands import NewGame, Notify, Play, StartGame
@@ -31,13 +31,6 @@ def served() -> Iterator[tuple[Session, str, Any]]:
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, f"http://127.0.0.1:{server.port}", app.extensions["clue"].pairing
 
-
-def wait_until(page: Any, script: str, timeout: float = 5.0) -> None:
-    """Poll ``script`` in the page until it is true (the CSP forbids wait_for_function's eval)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def dock_title(page: Any) -> str:

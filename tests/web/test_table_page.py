@@ -5,11 +5,11 @@ Runs Debian's chromium through playwright (never a downloaded browser); skipped 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pages import wait_until
 
 from companion.rules.actions import Roll
 from companion.table.commands import EndGame, NewGame, Notify, Play, StartGame
@@ -29,13 +29,6 @@ def served() -> Iterator[tuple[Session, str]]:
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, f"http://127.0.0.1:{server.port}"
 
-
-def wait_until(page: Any, script: str, timeout: float = 5.0) -> None:
-    """Poll ``script`` in the page until it is true (wait_for_function would need eval, which the CSP forbids)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def open_page(browser: Any, url: str, width: int = 1920, height: int = 1080) -> tuple[Any, list[str]]:

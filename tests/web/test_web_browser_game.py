@@ -13,12 +13,12 @@ clockwise, holding both) is offered exactly those two cards. Then she accuses.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import wait_until
 
 from companion.cli.mock_table import MockTable
 from companion.table.store import Store
@@ -40,13 +40,6 @@ def companion(tmp_path: Path) -> Iterator[tuple[MockTable, str, Any]]:
             pairing.base_url = f"http://127.0.0.1:{server.port}"
             yield rig, pairing.base_url, pairing
 
-
-def wait_until(page: Any, script: str, timeout: float = 8.0) -> None:
-    """Poll ``script`` in the page (the CSP forbids the eval behind wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(script):
-        assert time.monotonic() < deadline, f"timed out waiting for {script}"
-        page.wait_for_timeout(50)
 
 
 def title_is(page: Any, title: str) -> None:
