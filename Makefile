@@ -10,6 +10,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 SAMPLE ?= examples/classic-sample.jsonl
 FIRMWARE_NODE := tests/firmware/node_modules/.installed
+PAGES_NODE := tests/web/node_modules/.installed
 
 .PHONY: run test typecheck bench screenshots clean
 
@@ -27,10 +28,16 @@ $(FIRMWARE_NODE): tests/firmware/package.json tests/firmware/package-lock.json
 	cd tests/firmware && npm ci --silent --no-audit --no-fund
 	@touch $@
 
+# axe-core, which the page tests inject into Chromium to check each page's accessibility.
+$(PAGES_NODE): tests/web/package.json tests/web/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: the page tests need Node.js (on Debian: apt install nodejs npm)"; exit 1; }
+	cd tests/web && npm ci --silent --no-audit --no-fund
+	@touch $@
+
 typecheck: $(BIN)/.installed
 	$(BIN)/python -m mypy --strict companion hardware web
 
-test: typecheck $(FIRMWARE_NODE)
+test: typecheck $(FIRMWARE_NODE) $(PAGES_NODE)
 	$(BIN)/python -m pytest -q
 
 bench: $(BIN)/.installed

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import current_app
 
-from companion.record.narrate import describe
+from companion.record.narrate import narrator
+from companion.rules.errors import BadInput
+from companion.rules.spelling import spelled
+from companion.table.house import House
 from companion.rules.errors import ClueError
 from companion.table.commands import Command
 from companion.table.fanout import Mailbox
@@ -29,6 +33,7 @@ from .guard import ApiError, RateLimiter, pin_problem
 from .host_sessions import HostSessions
 from .streams import StreamGate
 
+HOUSE_FRESH = 1.0  # seconds a table locale is trusted before asking the session again
 PIN_SETTING = "host_pin"
 SECRET_SETTING = "web_secret_key"
 View = dict[str, Any]
@@ -54,7 +59,10 @@ class WebContext:
         self.pin_total = RateLimiter(*config.get("PIN_LIMIT_TOTAL", (20, 60.0)))
         self.hosts = HostSessions()
         self._pin: str = self._host_pin(config.get("HOST_PIN"))
-        self._messages = Messages(with_log)  # each view prepared once, each delta made once for all streams
+        # Per locale: each view prepared once, each delta made once for all the streams in that locale.
+        self._messages: dict[str, Messages] = {}
+        self._messages_lock = threading.Lock()
+        self._house: tuple[float, House] | None = None
         self.streams = StreamGate(config.get("STREAM_LIMITS"))  # the open SSE streams, within their limits
 
     # ---- streams -------------------------------------------------------------------------------
@@ -83,16 +91,39 @@ class WebContext:
     def call(self, command: Command) -> Outcome:
         return self.session.call(command, timeout=self.timeout)
 
-    def view(self, seat: str | None) -> View:
-        """The newest view for ``seat`` (None: the table), taken on the session thread."""
+    def view(self, seat: str | None, locale: str = "en-US") -> View:
+        """The newest view for ``seat`` (None: the table), taken on the session thread, as ``locale`` reads it."""
         view = self.inspect(lambda table: table.view(seat))
         if view is None:
             raise ApiError(504, "timeout", "The companion did not answer in time. Try again.")
-        return with_log(view)
+        return with_log(view, locale)
 
-    def view_message(self, last: View | None, view: View) -> str:
+    def view_message(self, last: View | None, view: View, locale: str = "en-US") -> str:
         """The SSE message for ``view`` on a stream that sent ``last`` before (None: the whole view)."""
-        return self._messages.message(last, view)
+        with self._messages_lock:
+            messages = self._messages.get(locale)
+            if messages is None:  # locale is a checked tag (web.language): a handful at most
+                messages = self._messages[locale] = Messages(lambda view: with_log(view, locale))
+        return messages.message(last, view)
+
+    def house(self) -> House:
+        """The table's locale, house names and speech choice (asked of the session at most once a second:
+        every answer, a refusal included, speaks the table's language, and refusals must stay cheap)."""
+        now = time.monotonic()
+        with self._messages_lock:
+            if self._house is not None and now - self._house[0] < HOUSE_FRESH:
+                return self._house[1]
+        found = self.inspect(lambda table: table.house)
+        if not isinstance(found, House):
+            raise BadInput("the companion did not answer")
+        with self._messages_lock:
+            self._house = (now, found)
+        return found
+
+    def forget_house(self) -> None:
+        """The host changed the table's choices: the next answer asks the session again."""
+        with self._messages_lock:
+            self._house = None
 
     def rig_lock(self) -> threading.Lock:
         """Held while a request drives the rig: it opens handhelds and moves virtual tags, one at a time."""
@@ -104,7 +135,7 @@ class WebContext:
             try:
                 return work(self.rig)
             except ClueError as err:
-                return Outcome(False, error=err.as_dict())
+                return Outcome(False, error=err.as_dict(), refusal=err)
 
     # ---- seats ---------------------------------------------------------------------------------
 
@@ -178,10 +209,15 @@ def context() -> WebContext:
     return found
 
 
-def with_log(view: View) -> View:
-    """The view plus ``log``: its record in plain sentences (made from the redacted record)."""
+def with_log(view: View, locale: str = "en-US") -> View:
+    """The view as ``locale`` reads it: plus ``log``, its record in sentences (from the redacted record),
+    and ``names``, how each card of the edition is written (identity -> name), house names first."""
+    house = (view.get("house") or {}).get("house_names") or {}
+    edition = view.get("edition")
+    names = spelled(edition, locale, house) if isinstance(edition, str) else {}
+    describe = narrator(locale, names)
     record = view.get("record") or []
-    return {**view, "log": [describe(event) for event in record]}
+    return {**view, "log": [describe(event) for event in record], "names": names}
 
 
 def _new_pin() -> str:

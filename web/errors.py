@@ -7,8 +7,10 @@ navigating to a page (its Accept prefers ``text/html``) gets one; ``/api/`` and
 Accept at all keep JSON. A 500 never shows a traceback either way: it is logged.
 
 >>> from flask import Flask
+>>> from web import language
 >>> app = Flask(__name__)
 >>> install(app)
+>>> language.install(app)  # the page speaks the asker's language (English here: no table to ask)
 >>> browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
 >>> page = app.test_client().get("/nowhere", headers=browser)
 >>> page.status_code, page.mimetype

@@ -23,6 +23,7 @@ from companion.table.fanout import Mailbox, View
 
 from .context import WebContext, context
 from .guard import client_address
+from .language import page_locale
 from .player import require_seat
 
 blueprint = Blueprint("events", __name__)
@@ -45,10 +46,11 @@ def seat_stream() -> Response:
 def _open(web: WebContext, seat: str | None, allowed: Callable[[], bool]) -> Response:
     """Admit the stream before answering, so a refusal is a plain 503 (raised here), not a broken stream."""
     box = web.open_stream(seat, client_address())
+    locale = page_locale().tag  # the stream's language is fixed when it opens (the page reloads to change it)
     # waitress (with channel_request_lookahead, web/serve.py) notices at once that a client has gone;
     # asking it is what frees the stream's thread without waiting for the next write to fail.
     gone: Callable[[], bool] = request.environ.get("waitress.client_disconnected") or _never
-    response = Response(_stream(web, box, allowed, gone), mimetype="text/event-stream")
+    response = Response(_stream(web, box, allowed, gone, locale), mimetype="text/event-stream")
     # Unsubscribe when the server closes the answer, even if it never started iterating it.
     response.call_on_close(lambda: web.close_stream(box))
     response.headers["Cache-Control"] = "no-store"
@@ -60,7 +62,8 @@ def _never() -> bool:
     return False
 
 
-def _stream(web: WebContext, box: Mailbox, allowed: Callable[[], bool], gone: Callable[[], bool]) -> Iterator[str]:
+def _stream(web: WebContext, box: Mailbox, allowed: Callable[[], bool], gone: Callable[[], bool],
+            locale: str) -> Iterator[str]:
     yield f"retry: {RETRY_MS}\n\n"
     last: View | None = None  # the view this stream sent last: the base of its next delta
     quiet_until = time.monotonic() + web.keepalive
@@ -70,7 +73,7 @@ def _stream(web: WebContext, box: Mailbox, allowed: Callable[[], bool], gone: Ca
             yield "event: revoked\ndata: {}\n\n"
             return
         if view is not None:
-            yield web.view_message(last, view)  # the whole view first, then what changed (web/deltas.py)
+            yield web.view_message(last, view, locale)  # the whole view first, then what changed (web/deltas.py)
             last = view
         elif box.closed:
             return

@@ -17,6 +17,8 @@ from typing import Any
 from flask import Flask, Response, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
+from companion.language import say
+
 MAX_BODY = 16 * 1024
 MAX_TEXT = 64
 CSRF_HEADER = "X-CSRF-Token"
@@ -28,15 +30,27 @@ CONTENT_SECURITY = ("default-src 'self'; img-src 'self' data: blob:; style-src '
 class ApiError(Exception):
     """A refusal with an HTTP status, a stable code and a plain sentence."""
 
-    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None, **args: object) -> None:
+        super().__init__(message.format(**args) if args else message)
         self.status = status
         self.code = code
-        self.message = message
+        self.template = message  # translated into the reader's language in response()
+        self.params: dict[str, object] = args
+        self.message = str(self)
         self.retry_after = retry_after
 
+    def told(self) -> str:
+        """The message in this request's language (English outside a request)."""
+        from .language import page_locale
+
+        try:
+            text = say(page_locale().language, self.template)
+            return text.format(**self.params) if self.params else text
+        except (RuntimeError, KeyError, IndexError, ValueError):
+            return self.message
+
     def response(self) -> Response:
-        response = jsonify({"ok": False, "error": {"code": self.code, "message": self.message}})
+        response = jsonify({"ok": False, "error": {"code": self.code, "message": self.told()}})
         response.status_code = self.status
         if self.retry_after is not None:
             response.headers["Retry-After"] = str(self.retry_after)
@@ -76,7 +90,7 @@ class RateLimiter:
             attempts = self._attempts.get(key)
             if attempts is not None and len(attempts) >= self.limit:
                 wait = max(1, int(attempts[0] + self.window - now) + 1)
-                raise ApiError(429, "rate_limited", f"Too many tries. Wait {wait} seconds and try again.", wait)
+                raise ApiError(429, "rate_limited", "Too many tries. Wait {wait} seconds and try again.", wait, wait=wait)
 
     def count(self, key: str) -> None:
         """Count one (failed) attempt for ``key``."""
@@ -127,20 +141,22 @@ def json_body(allowed: Mapping[str, type | tuple[type, ...]], required: tuple[st
         raise ApiError(400, "bad_json", "The body must be a JSON object.")
     for name in data:
         if name not in allowed:
-            raise ApiError(400, "bad_field", f"Unknown field {_short(name)}; expected {', '.join(allowed) or 'none'}.")
+            raise ApiError(400, "bad_field", "Unknown field {name}; expected {expected}.", name=_short(name),
+                           expected=", ".join(allowed) or "none")
     for name in required:
         if data.get(name) is None:
-            raise ApiError(400, "bad_field", f"The field {name!r} is missing.")
+            raise ApiError(400, "bad_field", "The field {name!r} is missing.", name=name)
     for name, value in data.items():
         kinds = allowed[name]
         if value is None and name not in required:
             continue
         if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
-            raise ApiError(400, "bad_field", f"The field {name!r} has the wrong type.")
+            raise ApiError(400, "bad_field", "The field {name!r} has the wrong type.", name=name)
         if not isinstance(value, kinds):
-            raise ApiError(400, "bad_field", f"The field {name!r} has the wrong type.")
+            raise ApiError(400, "bad_field", "The field {name!r} has the wrong type.", name=name)
         if isinstance(value, str) and (len(value) > MAX_TEXT or not value.strip()):
-            raise ApiError(400, "bad_field", f"The field {name!r} must be a non-empty name of at most {MAX_TEXT} characters.")
+            raise ApiError(400, "bad_field", "The field {name!r} must be a non-empty name of at most {most} characters.",
+                           name=name, most=MAX_TEXT)
     return data
 
 

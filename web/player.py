@@ -13,6 +13,7 @@ from companion.table.commands import Command, Play, StartGame
 from .context import context
 from .guard import ApiError, client_address, csrf_token, json_body
 from .outcomes import answer
+from .language import page_locale
 
 blueprint = Blueprint("player", __name__)
 
@@ -70,7 +71,7 @@ def page() -> tuple[str, int] | str:
 
 @blueprint.get("/api/seat")
 def seat_view() -> Response:
-    return jsonify(context().view(require_seat()))
+    return jsonify(context().view(require_seat(), page_locale().tag))
 
 
 @blueprint.post("/api/seat/action")

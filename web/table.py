@@ -10,6 +10,7 @@ from companion.rules.whereabouts import every_place
 from .board_data import board_data, editions
 from .context import context
 from .guard import ApiError, csrf_token
+from .language import page_locale
 
 blueprint = Blueprint("table", __name__)
 
@@ -21,7 +22,7 @@ def page() -> str:
 
 @blueprint.get("/api/table")
 def public_view() -> Response:
-    return jsonify(context().view(None))
+    return jsonify(context().view(None, page_locale().tag))
 
 
 @blueprint.get("/api/board")

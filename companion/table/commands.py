@@ -66,6 +66,7 @@ class NewGame:
     bonus_cards: bool = True  # False: the edition's bonus deck stays in the box ("original CLUE")
     assistant: str = "off"  # the detective's assistant on seat views: off, certain, probabilities
     bots: tuple[tuple[str, str], ...] = ()  # (seat, level): computer players
+    speech: bool = False  # announcements spoken on the Pi's audio output (companion.table.house)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,15 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Configure:
+    """The host changes the table's locale, house names or speech (None: left as it is)."""
+
+    locale: str | None = None
+    house_names: dict[str, str] | None = None
+    speech: bool | None = None
+
+
+@dataclass(frozen=True)
 class Notify:
     """Tell a seat (or the table, ``seat=None``) something that is not a game action."""
 
@@ -106,4 +116,5 @@ class Notify:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-Command = TagSeen | TagLost | BoardUp | BoardDown | Play | NewGame | StartGame | Resume | EndGame | Tick | Stop | Notify
+Command = (TagSeen | TagLost | BoardUp | BoardDown | Play | NewGame | StartGame | Resume | EndGame | Tick | Stop | Notify
+           | Configure)

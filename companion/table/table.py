@@ -39,8 +39,10 @@ from companion.rules.views import event_for, public_view, seat_view
 from . import board_watch, bot_seats
 from .board_watch import MoveTo, PutBack
 from .bot_seats import BotSeats
-from .commands import (BoardDown, BoardUp, Command, EndGame, NewGame, Notify, Play, Resume, StartGame, Stop, TagLost,
-                       TagSeen, Tick)
+from .commands import (BoardDown, BoardUp, Command, Configure, EndGame, NewGame, Notify, Play, Resume, StartGame, Stop,
+                       TagLost, TagSeen, Tick)
+from .house import SETTING as HOUSE_SETTING
+from .house import House
 from .lobby import Lobby
 from .resume import replay_game
 from .store import Store, StoreError
@@ -76,6 +78,7 @@ class Outcome:
     ok: bool
     events: tuple[dict[str, Any], ...] = ()
     error: dict[str, str] | None = None
+    refusal: ClueError | None = field(default=None, compare=False)  # the error itself: its template, to translate
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "events": list(self.events), "error": self.error}
@@ -139,6 +142,7 @@ class Table:
         self._review: tuple[int, list[dict[str, Any]]] | None = None
         self._bots = BotSeats()
         self.wake: Callable[[], None] | None = None  # the session's: publish again (a slow notebook is ready)
+        self.house = House.from_setting(store.setting(HOUSE_SETTING) if store is not None else None)
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -153,7 +157,7 @@ class Table:
                       message=None if secret else str(err))
             if isinstance(command, (Play, StartGame)):
                 self.notify(seat if isinstance(seat, str) else None, str(err), err.code)
-            return Outcome(False, error=err.as_dict())
+            return Outcome(False, error=err.as_dict(), refusal=err)
         if outcome.ok:
             self._drive_bots()
         return outcome
@@ -209,6 +213,8 @@ class Table:
             case Notify():
                 self.notify(command.seat, command.text)
                 return Outcome(True)
+            case Configure():
+                return self._configure(command)
             case Tick() | Stop():
                 return Outcome(True)
         raise BadInput(f"unknown command {command!r}")
@@ -226,7 +232,17 @@ class Table:
         if bots:
             self.settings["bots"] = bots
         self.notices.clear()
+        self.house = self.house.changed(speech=command.speech)
         self._log("table_opened", edition=lobby.edition.id, seats=list(lobby.seats), **self.settings)
+        return Outcome(True)
+
+    def _configure(self, command: Configure) -> Outcome:
+        edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
+        self.house = self.house.changed(locale=command.locale, house_names=command.house_names, speech=command.speech,
+                                        cards=edition.deck.all if edition else ())
+        if self.store is not None and (command.locale is not None or command.house_names is not None):
+            self.store.set_setting(HOUSE_SETTING, self.house.stored())
+        self._log("table_configured", **self.house.as_dict())
         return Outcome(True)
 
     def _start(self) -> Outcome:
@@ -550,6 +566,7 @@ class Table:
                               "rooms": list(edition.deck.rooms)} if edition else None,
             "dice_count": edition.dice if edition else 0,
             "question_die": bool(edition and edition.question_die),  # the last die shows "?" for 1
+            "house": self.house.as_dict(),  # locale, house names, speech: companion.table.house
         }
 
     def _log(self, event: str, **fields: Any) -> None:

@@ -3,6 +3,28 @@
 "use strict";
 const Clue = (() => {
   const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+  // The page's locale and its translated messages: /i18n/TAG.js (web/language.py) sets CLUE_I18N.
+  const i18n = window.CLUE_I18N || {locale: "en-US", language: "en", locales: ["en-US"], messages: {}};
+
+  // _("Roll the dice ({count})", {count: 2}): the message in the page's language, its {names} filled in.
+  // Messages are found by Babel in this file's calls (python -m companion.language update).
+  function _(text, args) {
+    const said = i18n.messages[text] || text;
+    if (!args) return said;
+    return said.replace(/\{(\w+)(?:![rs])?\}/g, (all, key) => (key in args ? String(args[key]) : all));
+  }
+
+  // A card or suspect (its identity, the US printed name) as this page's locale writes it: the view's
+  // names (web/context.py with_log), which hold the table's house names too.
+  function cardName(view, identity) {
+    return (view && view.names && view.names[identity]) || identity;
+  }
+
+  // An address with the page's locale, so that the server streams in the page's language (an EventSource
+  // cannot send the X-Clue-Locale header that post() and getJSON() send).
+  function localized(url) {
+    return url + (url.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(i18n.locale);
+  }
 
   // POST a JSON body; resolves to the JSON answer, rejects with an Error whose
   // .code and .message are the server's (a refusal is shown to the user in plain words).
@@ -11,16 +33,17 @@ const Clue = (() => {
     try {
       response = await fetch(url, {
         method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf()},
+        headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf(),
+                  "X-Clue-Locale": i18n.locale},
         body: JSON.stringify(body || {}),
       });
     } catch (err) {
-      throw Object.assign(new Error("The companion cannot be reached. Check the Wi-Fi."), {code: "offline"});
+      throw Object.assign(new Error(_("The companion cannot be reached. Check the Wi-Fi.")), {code: "offline"});
     }
     let data = null;
     try { data = await response.json(); } catch (err) { /* not JSON: handled below */ }
     if (!response.ok || !data || data.ok === false) {
-      const error = (data && data.error) || {code: "http_" + response.status, message: "The companion said no (" + response.status + ")."};
+      const error = (data && data.error) || {code: "http_" + response.status, message: _("The companion said no ({status}).", {status: response.status})};
       throw Object.assign(new Error(error.message), {code: error.code});
     }
     return data;
@@ -28,10 +51,11 @@ const Clue = (() => {
 
   async function getJSON(url) {
     // Accept: JSON even where the address is a page's (a browser's navigation gets an HTML error page).
-    const response = await fetch(url, {credentials: "same-origin", cache: "no-store", headers: {"Accept": "application/json"}});
+    const response = await fetch(url, {credentials: "same-origin", cache: "no-store",
+                                       headers: {"Accept": "application/json", "X-Clue-Locale": i18n.locale}});
     const data = await response.json();
     if (!response.ok) {
-      const error = data.error || {code: "http_" + response.status, message: "Error " + response.status};
+      const error = data.error || {code: "http_" + response.status, message: _("Error {status}", {status: response.status})};
       throw Object.assign(new Error(error.message), {code: error.code});
     }
     return data;
@@ -45,7 +69,7 @@ const Clue = (() => {
     const status = onStatus || (() => {});
     let source = null, timer = null, wait = 5000, last = null, stopped = false;
     function open() {
-      source = new EventSource(url);
+      source = new EventSource(localized(url));
       last = null;  // the view as this stream has built it: the whole view, then each delta applied
       source.addEventListener("view", (event) => {
         status("live");
@@ -178,5 +202,5 @@ const Clue = (() => {
     return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
   }
 
-  return {post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
+  return {_, cardName, localized, i18n, post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
 })();
