@@ -36,17 +36,25 @@ class Area:
     python: tuple[str, ...] = ()
     templates: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()  # files another area covers
 
 
+# The page modules of web/: each is in its page's area, not in "web".
+PAGE_MODULES = ("web/player.py", "web/table.py", "web/board_data.py", "web/host.py", "web/host_sessions.py",
+                "web/editor.py", "web/editor_page.py", "web/photo.py", "web/board_photo.py", "web/sim.py")
 AREAS: tuple[Area, ...] = (
     Area("rules", python=("companion/rules/**/*.py", "companion/deduction/**/*.py")),
     Area("record", python=("companion/record/**/*.py", "companion/cli/**/*.py", "companion/language/**/*.py")),
     Area("handheld", python=("companion/table/**/*.py", "hardware/**/*.py")),
     Area("web", python=("web/*.py",), templates=("web/templates/base.html", "web/templates/errors/*.html"),
-         scripts=("web/static/common.js",)),
-    Area("seat", templates=("web/templates/player/*.html",), scripts=("web/static/seat.js", "web/static/joined.js")),
-    Area("table", templates=("web/templates/table/*.html",), scripts=("web/static/table.js", "web/static/board.js")),
-    Area("host", templates=("web/templates/host/*.html", "web/templates/sim/*.html"),
+         scripts=("web/static/common.js",), exclude=PAGE_MODULES),
+    Area("seat", python=("web/player.py",), templates=("web/templates/player/*.html",),
+         scripts=("web/static/seat.js", "web/static/joined.js")),
+    Area("table", python=("web/table.py", "web/board_data.py"), templates=("web/templates/table/*.html",),
+         scripts=("web/static/table.js", "web/static/board.js")),
+    Area("host", python=("web/host.py", "web/host_sessions.py", "web/editor.py", "web/editor_page.py", "web/photo.py",
+                         "web/board_photo.py", "web/sim.py"),
+         templates=("web/templates/host/*.html", "web/templates/sim/*.html"),
          scripts=("web/static/host.js", "web/static/editor.js", "web/static/sim.js")),
 )
 WEB_AREAS = ("web", "seat", "table", "host")  # what a page's scripts may ask for
@@ -81,8 +89,11 @@ def template(which: Area) -> Catalog:
     catalog = Catalog(project="clue-companion", msgid_bugs_address="", fuzzy=False, creation_date=STAMP)
     keywords = _keywords()
     methods = (("python", which.python), ("jinja2.ext:babel_extract", which.templates), ("javascript", which.scripts))
+    skip = set(_files(which.exclude))
     for method, globs in methods:
         for path in _files(globs):
+            if path in skip:
+                continue
             with path.open("rb") as handle:
                 found = extract(method, handle, keywords=keywords, comment_tags=("Translators:",))  # type: ignore[arg-type]
                 for line, text, comments, context in found:
