@@ -62,7 +62,7 @@ class WebContext:
         # Per locale: each view prepared once, each delta made once for all the streams in that locale.
         self._messages: dict[str, Messages] = {}
         self._messages_lock = threading.Lock()
-        self._house: tuple[float, House] | None = None
+        self._house: tuple[float, House, str | None] | None = None  # when asked, the answer, the edition
         self.streams = StreamGate(config.get("STREAM_LIMITS"))  # the open SSE streams, within their limits
 
     # ---- streams -------------------------------------------------------------------------------
@@ -109,16 +109,24 @@ class WebContext:
     def house(self) -> House:
         """The table's locale, house names and speech choice (asked of the session at most once a second:
         every answer, a refusal included, speaks the table's language, and refusals must stay cheap)."""
+        return self._house_and_edition()[0]
+
+    def names(self, locale: str) -> dict[str, str]:
+        """How ``locale`` writes the cards of the table's edition (house names first); empty with no edition."""
+        house, edition = self._house_and_edition()
+        return spelled(edition, locale, house.house_names) if edition else {}
+
+    def _house_and_edition(self) -> tuple[House, str | None]:
         now = time.monotonic()
         with self._messages_lock:
             if self._house is not None and now - self._house[0] < HOUSE_FRESH:
-                return self._house[1]
-        found = self.inspect(lambda table: table.house)
-        if not isinstance(found, House):
+                return self._house[1], self._house[2]
+        found = self.inspect(lambda table: (table.house, _edition_id(table)))
+        if not isinstance(found, tuple) or not isinstance(found[0], House):
             raise BadInput("the companion did not answer")
         with self._messages_lock:
-            self._house = (now, found)
-        return found
+            self._house = (now, found[0], found[1])
+        return found[0], found[1]
 
     def forget_house(self) -> None:
         """The host changed the table's choices: the next answer asks the session again."""
@@ -218,6 +226,11 @@ def with_log(view: View, locale: str = "en-US") -> View:
     describe = narrator(locale, names)
     record = view.get("record") or []
     return {**view, "log": [describe(event) for event in record], "names": names}
+
+
+def _edition_id(table: Table) -> str | None:
+    edition = table.state.edition if table.state is not None else table.lobby.edition if table.lobby else None
+    return edition.id if edition is not None else None
 
 
 def _new_pin() -> str:

@@ -83,9 +83,14 @@ def _keep_choice(response: Response) -> Response:
 
 
 def told(err: ClueError) -> str:
-    """A refusal's message in this request's language, card names spelled the table's way."""
-    language = page_locale().language
-    return err.told(lambda text: say(language, text))
+    """A refusal's message in this request's language, card names spelled the reader's way."""
+    locale = page_locale()
+    try:
+        names = context().names(locale.tag)
+    except Exception:  # no answer from the session: the names as they are
+        names = {}
+    return err.told(lambda text: say(locale.language, text), lambda value: names.get(value, value)
+                    if isinstance(value, str) else value)
 
 
 @blueprint.get("/i18n/<tag>.js")
