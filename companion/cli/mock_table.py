@@ -157,14 +157,14 @@ class MockTable:
 
     def new_game(self, edition: str, seats: Sequence[str], *, deal: str = "virtual", dice: str = "companion",
                  seed: int | None = 1, variant: str | None = None, bonus_cards: bool = True,
-                 assistant: str = "off", bots: tuple[tuple[str, str], ...] = ()) -> Outcome:
+                 assistant: str = "off", bots: tuple[tuple[str, str], ...] = (), speech: bool = False) -> Outcome:
         """Open the table, enrol made-up tags if the store has none, give each seat a handheld."""
         chosen = self.edition = load_edition(edition)
         self.tags = self._on_session(lambda: self._ensure_tags(chosen))
         seed = secrets.randbits(32) if seed is None else seed
         outcome = self.session.call(NewGame(self.edition.id, tuple(seats), deal=deal, dice=dice, seed=seed,
                                             variant=variant, bonus_cards=bonus_cards, assistant=assistant,
-                                            bots=bots))
+                                            bots=bots, speech=speech))
         if not outcome.ok:
             return outcome
         seated: tuple[str, ...] = self.session.inspect(lambda table: table.seats())

@@ -25,9 +25,12 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from companion.language import parse_locale
 from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import ClueError
 from companion.rules.setup import check_seats
+from companion.table.announcer import Announcer
+from companion.table.commands import Configure
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store
@@ -82,6 +85,11 @@ def add_parser(commands: Any) -> None:
                      "else the stored one, else a new one); shown on a terminal, else written to host-pin "
                      "beside the store")
     run.add_argument("--no-web", action="store_true", help="no web page")
+    run.add_argument("--locale", help="the table's language and card names, e.g. en-GB, de-DE (default: as "
+                     "last chosen on the host page, else en-US); kept for later starts")
+    run.add_argument("--speech", action="store_true",
+                     help="speak the first game's announcements on the audio output (each game: the host page's "
+                     "toggle; with --mock they are logged as 'say' events)")
     run.set_defaults(command=_run)
 
 
@@ -114,8 +122,12 @@ def _run(args: argparse.Namespace) -> int:
         with rig:
             if args.mock:
                 print(f"clue-companion: virtual board on {rig.board.port}", flush=True)
-            with _web(rig, pairing, config, args, store_at.path, pin):
+            with _web(rig, pairing, config, args, store_at.path, pin), _announcer(rig, mock=args.mock):
+                if args.locale is not None:
+                    _check(rig.session.call(Configure(locale=args.locale)), "set the locale")
                 _begin(rig, store, pairing, args, seats)
+                if args.speech:  # a resumed game too (a new one opened with speech on already)
+                    _check(rig.session.call(Configure(speech=True)), "turn speech on")
                 if args.mock and not args.no_web:
                     _print_join_urls(rig, pairing)
                 for problem in rig.problems:
@@ -136,6 +148,11 @@ def _checked(args: argparse.Namespace) -> tuple[str, ...]:
         raise RunError(f"--script: cannot read {args.script}")
     if args.exit_after_script and not args.script:
         raise RunError("--exit-after-script needs --script FILE")
+    if args.locale is not None:
+        try:
+            args.locale = parse_locale(args.locale).tag
+        except ClueError as err:
+            raise RunError("--locale: {problem}", problem=err) from None
     if args.no_bonus_cards and edition.bonus is None:
         raise RunError(f"--no-bonus-cards: {edition.name} has no bonus cards to leave out")
     if not args.seats:
@@ -218,6 +235,19 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
         server.close()
 
 
+@contextmanager
+def _announcer(rig: MockTable, *, mock: bool) -> Iterator[None]:
+    """Announcements said aloud (when a game has speech on): espeak-ng or Piper, or logged ``say`` events on --mock."""
+    from hardware.speech import MockSpeaker, Speaker
+
+    speaker = MockSpeaker(logging.getLogger("clue_companion.speech")) if mock else Speaker()
+    try:
+        with Announcer(rig.session, speaker):
+            yield
+    finally:
+        speaker.close()
+
+
 def _check_pin(pin: str | None) -> None:
     """Refuse a guessable --pin as a usage error; the message does not repeat it (standard error may be a log)."""
     from web.guard import pin_problem  # the web's rule, which its settings page applies too
@@ -276,7 +306,7 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
         return
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed,
-                        bonus_cards=not args.no_bonus_cards), "open the table")
+                        bonus_cards=not args.no_bonus_cards, speech=args.speech), "open the table")
     # New players: last game's phones are not joined to this game's seats (kept, they follow it into play).
     rig.session.inspect(lambda table: pairing.open_lobby(table.seats(), keep=args.keep_phones))
     if args.deal == "virtual":
