@@ -16,7 +16,8 @@ def editions() -> tuple[str, ...]:
 
 
 def board_data(edition_id: str) -> dict[str, Any]:
-    """``{"edition", "width", "height", "svg", "places", "squares", "rooms"}`` for any installed edition."""
+    """``{"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "spots", "suspects"}`` for any
+    installed edition (``suspects`` in the edition's order: the pages give each mover its letters in that order)."""
     return _board_data(load_edition(edition_id))
 
 
@@ -38,4 +39,5 @@ def _board_data(edition: Edition) -> dict[str, Any]:
         "squares": {square: list(layout.box(square)) for square in board.squares},
         "rooms": list(board.rooms),
         "spots": list(board.spots),
+        "suspects": list(edition.deck.suspects),
     }

@@ -24,14 +24,20 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, render_template, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from companion.language import N_, say
+
 from .guard import HTTP_CODES, ApiError
+from .language import page_locale
 
 JSON_PATHS = ("/api/", "/events/")
-TITLES = {400: "That request was not understood", 401: "Not joined", 403: "Not allowed", 404: "No such page",
-          405: "Not allowed here", 409: "Not now", 413: "Too large", 429: "Too many tries",
-          500: "Something went wrong"}
-MESSAGES = {404: "There is no page at this address.", 405: "That request method is not allowed here.",
-            413: "The request is too large.", 500: "Something went wrong in the companion; it has been logged."}
+# English, marked for the web catalogue: a page is written in its reader's language (_page), JSON by ApiError.
+TITLES = {400: N_("That request was not understood"), 401: N_("Not joined"), 403: N_("Not allowed"),
+          404: N_("No such page"), 405: N_("Not allowed here"), 409: N_("Not now"), 413: N_("Too large"),
+          429: N_("Too many tries"), 500: N_("Something went wrong")}
+MESSAGES = {404: N_("There is no page at this address."), 405: N_("That request method is not allowed here."),
+            413: N_("The request is too large."), 500: N_("Something went wrong in the companion; it has been logged.")}
+OTHER_TITLE = N_("That did not work")
+NOT_UNDERSTOOD = N_("The request was not understood.")
 
 
 def install(app: Flask) -> None:
@@ -53,7 +59,7 @@ def wants_page() -> bool:
 def _refusal(err: ApiError) -> Response:
     if not wants_page():
         return err.response()
-    response = _page(err.status, err.message)
+    response = _page(err.status, err.told())
     if err.retry_after is not None:
         response.headers["Retry-After"] = str(err.retry_after)
     return response
@@ -64,7 +70,7 @@ def _http_error(err: HTTPException) -> Response:
     if status >= 500:
         return _refusal(ApiError(500, "internal", MESSAGES[500]))
     code = HTTP_CODES.get(status, f"http_{status}")
-    refusal = _refusal(ApiError(status, code, MESSAGES.get(status, "The request was not understood.")))
+    refusal = _refusal(ApiError(status, code, MESSAGES.get(status, NOT_UNDERSTOOD)))
     if isinstance(err, MethodNotAllowed) and err.valid_methods:  # RFC 9110: a 405 names the methods that would do
         refusal.headers["Allow"] = ", ".join(err.valid_methods)
     return refusal
@@ -76,6 +82,6 @@ def _unexpected(err: Exception) -> Response:
 
 
 def _page(status: int, message: str) -> Response:
-    title = TITLES.get(status, "That did not work")
+    title = say(page_locale().language, TITLES.get(status, OTHER_TITLE))
     html = render_template("errors/error.html", status=status, title=title, message=message)
     return Response(html, status=status, mimetype="text/html")

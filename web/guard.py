@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request, session
 from werkzeug.exceptions import HTTPException
 
-from companion.language import say
+from companion.language import N_, say
 
 MAX_BODY = 16 * 1024
 MAX_TEXT = 64
@@ -190,8 +190,9 @@ def _http_error(err: HTTPException) -> Response:
     if status >= 500:
         return ApiError(500, "internal", "Something went wrong in the companion.").response()
     code = HTTP_CODES.get(status, f"http_{status}")
-    message = {"not_found": "There is no such page.", "method_not_allowed": "That request method is not allowed here.",
-               "too_large": "The request is too large."}.get(code, "The request was not understood.")
+    message = {"not_found": N_("There is no such page."),
+               "method_not_allowed": N_("That request method is not allowed here."),
+               "too_large": N_("The request is too large.")}.get(code, N_("The request was not understood."))
     return ApiError(status, code, message).response()
 
 

@@ -31,7 +31,8 @@ def board() -> Response:
     if wanted is None:
         wanted = context().inspect(_current_edition) or "classic"
     if wanted not in editions():
-        raise ApiError(404, "not_found", f"There is no edition {wanted[:40]!r}; editions: {', '.join(editions())}.")
+        raise ApiError(404, "not_found", "There is no edition {edition!r}; editions: {editions}.",
+                       edition=wanted[:40], editions=", ".join(editions()))
     # "words": each square and room as a person reads it ("in the corridor by the Lounge door").
     return jsonify({**board_data(wanted), "words": every_place(load_edition(wanted).require_board())})
 

@@ -3,7 +3,7 @@
 // ClueBoard.load(container, options) -> Promise<board>: fetches GET /api/board (the current edition;
 //   options.edition asks for another) and draws it.
 // ClueBoard.data(edition) -> Promise<boardData>: that JSON, fetched once per page and edition
-//   (its "words" name every square and room in plain words).
+//   (its "words" name every square and room in plain words, its "suspects" are the edition's in order).
 // ClueBoard.create(container, boardData, options) -> board   (boardData = the /api/board JSON)
 //   options.onPick(place)        a pickable place (highlighted square or room) was tapped or clicked
 //   options.onPiece(kind, name)  a mover ("mover") or weapon ("weapon") token was clicked
@@ -12,9 +12,12 @@
 //   `highlight`, makes them tappable if `pickable`, and marks the mover of view.turn.
 // board.edition -> the edition drawn; if a view's edition differs, call ClueBoard.load again.
 // board.cell -> a square's side in the drawing's units; board.mover(name) -> that mover's token node.
+// board.initials(view) -> {suspect: its two letters} as the view's names are written (initialsOf).
 //
-// The board picture is the server's own SVG (companion/drawing.py); every name the page adds
-// (suspects, weapons, places) goes in as text nodes, never as markup.
+// Movers are told apart by two letters as well as by colour (ClueBoard.initialsOf): each has a name
+// for screen readers and a tooltip saying who it is and where. The board picture is the server's own
+// SVG (companion/drawing.py), hidden from screen readers (hundreds of square codes); every name the
+// page adds (suspects, weapons, places) goes in as text nodes, never as markup.
 "use strict";
 const ClueBoard = (() => {
   const SVG = "http://www.w3.org/2000/svg";
@@ -41,19 +44,56 @@ const ClueBoard = (() => {
     return PALETTE[hash(String(suspect)) % PALETTE.length];
   }
 
-  // Dark or light ink for text on a colour.
-  function inkOn(colour) {
-    const n = parseInt(colour.slice(1), 16);
-    const r = (n >> 16) & 255, g = (n >> 8) & 255, b = n & 255;
-    return (0.299 * r + 0.587 * g + 0.114 * b) > 150 ? "#15171c" : "#ffffff";
+  // The relative luminance of "#rrggbb" (WCAG 2).
+  function luminance(colour) {
+    const n = parseInt(String(colour).slice(1), 16);
+    const channel = (v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255);
   }
 
+  // Black or white ink for text on a colour: whichever contrasts more (one of them always reaches 4.58:1).
+  function inkOn(colour) {
+    const l = luminance(colour);
+    return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
+  }
+
+  // A name's words that start with a letter ("Mrs. Peacock" -> ["Mrs", "Peacock"]).
+  function wordsOf(name) {
+    return String(name).split(/[\s.\-]+/).filter((w) => /^\p{L}/u.test(w));
+  }
+
+  // Two letters for a name, best first: the first and last words' initials ("MS" for Miss Scarlet),
+  // then the last word's initial with each of its later letters ("Sc", "Sa"...), then the first word's.
+  function candidates(name) {
+    const words = wordsOf(name);
+    if (!words.length) return [String(name).slice(0, 2) || "?"];
+    const first = Array.from(words[0]), last = Array.from(words[words.length - 1]);
+    const up = (c) => c.toLocaleUpperCase(), low = (c) => c.toLocaleLowerCase();
+    const found = [];
+    if (words.length > 1) found.push(up(first[0]) + up(last[0]));
+    for (const c of last.slice(1)) if (/\p{L}/u.test(c)) found.push(up(last[0]) + low(c));
+    for (const c of first.slice(1)) if (/\p{L}/u.test(c)) found.push(up(first[0]) + low(c));
+    for (let i = 2; i <= 9; i++) found.push(up(last[0]) + i);  // a last resort that is still two characters
+    return found;
+  }
+
+  // {identity: two letters}, different for every suspect: the suspects in the edition's order, each
+  // named as shown (names: identity -> shown name), takes its first candidate no earlier suspect took.
+  function initialsOf(suspects, names) {
+    const taken = new Set(), result = {};
+    for (const identity of suspects) {
+      if (identity in result) continue;
+      const shown = (names && names[identity]) || identity;
+      const mine = candidates(shown).find((c) => !taken.has(c.toLocaleUpperCase())) || candidates(shown)[0];
+      taken.add(mine.toLocaleUpperCase());
+      result[identity] = mine;
+    }
+    return result;
+  }
+
+  // One name's letters on its own (a page without the edition's list of suspects).
   function initials(name) {
-    const words = String(name).replace(/\./g, " ").split(/\s+/).filter((w) => /^[\p{L}]/u.test(w));
-    const letters = words.map((w) => w[0].toUpperCase());
-    if (letters.length === 0) return String(name).slice(0, 2);
-    if (letters.length === 1) return words[0].slice(0, 2).replace(/^./, (c) => c.toUpperCase());
-    return letters.slice(0, 3).join("");
+    return candidates(name)[0];
   }
 
   function shortName(name, max) {
@@ -79,7 +119,7 @@ const ClueBoard = (() => {
     const doc = new DOMParser().parseFromString(String(text || ""), "image/svg+xml");
     const root = doc.documentElement;
     if (!root || root.localName !== "svg" || doc.getElementsByTagName("parsererror").length) {
-      throw new Error("The board drawing could not be read.");
+      throw new Error(Clue._("The board drawing could not be read."));
     }
     for (const bad of Array.from(root.querySelectorAll("script, foreignObject, iframe, a, use, image"))) bad.remove();
     for (const node of [root, ...root.querySelectorAll("*")]) {
@@ -120,9 +160,14 @@ const ClueBoard = (() => {
     svg.removeAttribute("height");
     svg.setAttribute("viewBox", "0 0 " + width + " " + height);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", "The board: " + (data.name || data.edition || "CLUE"));
+    // A group, not an image: its pieces (and, when picking, its places) have names of their own. The
+    // drawing itself is hidden from screen readers: the pieces' names say where everything is.
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", Clue._("The board: {name}", {name: data.name || data.edition || "CLUE"}));
     svg.classList.add("cb-svg");
+    const drawing = svgEl("g", {class: "cb-drawing", "aria-hidden": "true"});
+    drawing.append(...Array.from(svg.childNodes).filter((node) => node.localName !== "defs"));
+    svg.append(drawing);
 
     const places = data.places || {};
     const squares = data.squares || {};
@@ -181,24 +226,24 @@ const ClueBoard = (() => {
       return Math.max(cell * 1.2, label.length * chipFont * 0.6 + cell * 0.5);
     }
 
+    // A piece's token; its letters, colour ink and names are set by dressToken on every update.
     function makeToken(kind, name) {
       let node;
       if (kind === "mover") {
         const colour = colourOf(name);
-        const text = initials(name);
         node = svgEl("g", {class: "cb-token cb-mover", "data-name": name},
           svgEl("title", {}, name),
           svgEl("circle", {class: "cb-turn-ring", r: moverRadius + cell * 0.16, cx: 0, cy: 0}),
           svgEl("circle", {class: "cb-disc", r: moverRadius, cx: 0, cy: 0, fill: colour}),
-          svgEl("text", {class: "cb-initials", x: 0, y: 0, fill: inkOn(colour),
-            "font-size": (text.length > 2 ? cell * 0.3 : cell * 0.38).toFixed(1)}, text));
+          svgEl("text", {class: "cb-initials", x: 0, y: 0, fill: inkOn(colour), "font-size": (cell * 0.4).toFixed(1)}));
       } else {
         const rect = svgEl("rect", {class: "cb-chip", height: chipHeight, y: -chipHeight / 2, rx: chipHeight / 2});
         const text = svgEl("text", {class: "cb-chip-label", x: 0, y: 0, "font-size": chipFont.toFixed(1)});
         node = svgEl("g", {class: "cb-token cb-weapon", "data-name": name}, svgEl("title", {}, name), rect, text);
+        node._shown = name;
         // A chip's label is shortened when its room is crowded (the full name is in its title).
         node._label = (max) => {
-          const label = shortName(name, max);
+          const label = shortName(node._shown, max);
           const w = chipWidth(label);
           if (text.textContent !== label) text.textContent = label;
           rect.setAttribute("x", String(-w / 2));
@@ -207,11 +252,11 @@ const ClueBoard = (() => {
         };
         node._label(CHIP_CHARS[0]);
       }
+      node.setAttribute("role", "img");
       if (typeof opts.onPiece === "function") {
         node.classList.add("cb-clickable");
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
-        node.setAttribute("aria-label", (kind === "mover" ? "Mover: " : "Weapon: ") + name);
         const fire = (event) => { event.stopPropagation(); opts.onPiece(kind, name); };
         node.addEventListener("click", fire);
         node.addEventListener("keydown", (event) => {
@@ -219,6 +264,35 @@ const ClueBoard = (() => {
         });
       }
       return node;
+    }
+
+    // Where a place is, in the page's words: the edition's phrase in English, else the room's name or the square.
+    function placeWords(view, place) {
+      const said = (data.words || {})[place];
+      if (said && Clue.i18n.language === "en") return roomNames.has(place) ? said : said + " (" + place + ")";
+      if (roomNames.has(place)) return Clue._("in {room}", {room: Clue.cardName(view, place)});
+      return Clue._("on square {square}", {square: place});
+    }
+
+    // A token's shown name, letters, tooltip and screen-reader name, as the view writes them.
+    function dressToken(token, view, letters) {
+      const shown = Clue.cardName(view, token.name);
+      const where = placeWords(view, token.place);
+      const node = token.node;
+      let said;
+      if (token.kind === "mover") {
+        const code = letters[token.name] || initials(shown);
+        const text = node.querySelector(".cb-initials");
+        if (text.textContent !== code) text.textContent = code;
+        said = Clue._("{name} ({initials}), {place}", {name: shown, initials: code, place: where});
+        if (token.name === view.turn) said += " \u2014 " + Clue._("on turn");
+      } else {
+        if (node._shown !== shown) { node._shown = shown; node._label(CHIP_CHARS[0]); }
+        said = Clue._("{weapon}, {place}", {weapon: shown, place: where});
+      }
+      const title = node.querySelector("title");
+      if (title.textContent !== said) title.textContent = said;
+      node.setAttribute("aria-label", said);
     }
 
     // Where each piece at one place goes: a hallway square holds one (or a small ring of them);
@@ -324,6 +398,8 @@ const ClueBoard = (() => {
       for (const [key, token] of tokens) {
         if (!seen.has(key)) { token.node.remove(); tokens.delete(key); }
       }
+      const letters = lettersFor(view);
+      for (const token of tokens.values()) dressToken(token, view, letters);  // before layout: a chip's width is its name's
       for (const [place, items] of byPlace) {
         const spots = layoutPlace(place, items);
         for (const token of items) {
@@ -354,6 +430,7 @@ const ClueBoard = (() => {
     // ---- highlights and picking -------------------------------------------------------------
 
     let pickable = false;
+    let shownBy = {};  // the view last drawn: how it names the rooms
     let targets = [];  // [{place, boxes, node}]
 
     function drawHighlights(highlight, canPick) {
@@ -375,7 +452,9 @@ const ClueBoard = (() => {
           group.setAttribute("tabindex", "0");
           group.setAttribute("role", "button");
           const said = (data.words || {})[place];
-          group.setAttribute("aria-label", (room ? "Go to the " : "Go to square ") + place + (said && !room ? ", " + said : ""));
+          group.setAttribute("aria-label", room ? Clue._("Go to {room}", {room: Clue.cardName(shownBy, place)})
+            : said && Clue.i18n.language === "en" ? Clue._("Go to square {square}, {place}", {square: place, place: said})
+              : Clue._("Go to square {square}", {square: place}));
           group.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pick(place); }
           });
@@ -432,8 +511,15 @@ const ClueBoard = (() => {
     });
     svg.addEventListener("pointerleave", () => setHover(null));
 
+    // Every suspect's letters: the edition's suspects (then any other mover) as the view names them.
+    function lettersFor(view) {
+      const suspects = [...(data.suspects || []), ...Object.keys(view.position || {})];
+      return initialsOf(suspects, view.names);
+    }
+
     const board = {
       edition: data.edition,
+      initials: lettersFor,
       data,
       element: svg,
       cell,
@@ -441,6 +527,7 @@ const ClueBoard = (() => {
       update(view, settings) {
         const s = settings || {};
         hovered = null;
+        shownBy = view || {};
         drawHighlights(s.highlight || [], s.pickable);
         drawPieces(view || {});
         return board;
@@ -449,5 +536,5 @@ const ClueBoard = (() => {
     return board;
   }
 
-  return {load, data: boardData, create, colourOf, inkOn, initials};
+  return {load, data: boardData, create, colourOf, inkOn, luminance, initials, initialsOf};
 })();

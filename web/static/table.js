@@ -1,12 +1,17 @@
 // The public table page (/): the board, whose turn, the dice, the suggestion, the public log,
 // the board link and the "put it back" corrections. It only ever shows the public view.
 // Every name (players, cards, places, log lines) goes in with textContent (Clue.el), never markup.
+// Words are in the page's language (Clue._); names are the view's (Clue.cardName). Without ?lang= the
+// page follows the table: when the host picks another language, it loads itself again (followTable).
 "use strict";
 (() => {
-  const {el, replace} = Clue;
+  const {el, replace, _} = Clue;
   const $ = (id) => document.getElementById(id);
   const LOG_LINES = 12;
   const NOTICE_MS = 9000;
+  const RELOADED = "clue-table-reloaded-for";  // sessionStorage: {locale, tries} of this tab's last reload for the table
+  const RELOAD_TRIES = 4;
+  const RELOAD_WAIT_MS = 2000;  // more than the server's second of trusting the table's locale (web/context.py)
 
   let board = null;          // the ClueBoard drawn
   let boardLoading = null;   // the edition being loaded
@@ -16,11 +21,30 @@
   let seenFirstView = false;
   let noticeTimer = null;
   let lastDice = "";
+  let reloadTimer = null;
 
   // ---- words ------------------------------------------------------------------------------------
 
-  function the(name) {
-    return /^the /i.test(name) ? name : "the " + name;
+  const english = Clue.i18n.language === "en";
+
+  // A room's name for "In {room}": English says "the Lounge", the translations carry their own article.
+  function theRoom(view, room) {
+    const name = Clue.cardName(view, room);
+    return english && !/^the /i.test(name) ? "the " + name : name;
+  }
+
+  function named(view, identity) {
+    return Clue.cardName(view, identity);
+  }
+
+  // A sentence from the companion: a plain string, or {template, args, text} (translated here,
+  // card names in its args spelled as the view writes them).
+  function said(view, item) {
+    if (!item || typeof item !== "object") return String(item || "");
+    if (!item.template) return String(item.text || "");
+    const args = {};
+    for (const [key, value] of Object.entries(item.args || {})) args[key] = typeof value === "string" ? named(view, value) : value;
+    return _(item.template, args);
   }
 
   // The drawn edition's places in words ("in the corridor by the Lounge door"), once it is drawn.
@@ -43,25 +67,29 @@
     const here = view.position ? view.position[who] : null;
     switch (view.phase) {
       case "start":
-        return view.snoop_at ? "May snoop, then roll the dice." : "About to roll the dice.";
+        return view.snoop_at ? _("May snoop, then roll the dice.") : _("About to roll the dice.");
       case "moving": {
         const n = view.moves_left != null ? view.moves_left : total(view.dice);
-        return "Rolled " + total(view.dice) + ": moving up to " + n + (n === 1 ? " square." : " squares.");
+        return n === 1 ? _("Rolled {total}: moving up to 1 square.", {total: total(view.dice)})
+          : _("Rolled {total}: moving up to {count} squares.", {total: total(view.dice), count: n});
       }
       case "moved":
-        if (here && isRoom(view, here)) return "In " + the(here) + ": may make a suggestion, accuse, or end the turn.";
-        return here && words()[here] ? ["Now ", ...Clue.where(here, words()), ": may accuse or end the turn."]
-          : "Has moved: may accuse or end the turn.";
+        // Translators: {room} is a room's name (in English with its "the": "In the Lounge").
+        if (here && isRoom(view, here)) return _("In {room}: may make a suggestion, accuse, or end the turn.", {room: theRoom(view, here)});
+        if (here && english && words()[here]) return ["Now ", ...Clue.where(here, words()), ": may accuse or end the turn."];
+        return here ? _("Now on square {square}: may accuse or end the turn.", {square: here})
+          : _("Has moved: may accuse or end the turn.");
       case "refuting": {
         const asked = view.suggestion && view.suggestion.asked;
-        return asked ? "Made a suggestion: " + asked + " is being asked." : "Made a suggestion: asking the table.";
+        return asked ? _("Made a suggestion: {name} is being asked.", {name: named(view, asked)})
+          : _("Made a suggestion: asking the table.");
       }
       case "suggested":
-        return "The suggestion is settled: may accuse or end the turn.";
+        return _("The suggestion is settled: may accuse or end the turn.");
       case "out":
-        return "Accused wrongly and is out: ending the turn.";
+        return _("Accused wrongly and is out: ending the turn.");
       case "over":
-        return "The game is over.";
+        return _("The game is over.");
       default:
         return view.phase ? String(view.phase).replace(/_/g, " ") + "." : "";
     }
@@ -69,19 +97,22 @@
 
   // ---- small pieces of page ---------------------------------------------------------------------
 
-  function disc(name, big) {
+  // A suspect's disc: its colour and the same two letters as its mover on the board.
+  function disc(view, name, big) {
     const colour = ClueBoard.colourOf(name);
-    const node = el("span", {class: "tp-disc" + (big ? " big" : ""), "aria-hidden": "true"}, ClueBoard.initials(name));
+    const letters = board ? board.initials(view) : {};
+    const node = el("span", {class: "tp-disc" + (big ? " big" : ""), "aria-hidden": "true"},
+      letters[name] || ClueBoard.initials(named(view, name)));
     node.style.background = colour;
     node.style.color = ClueBoard.inkOn(colour);
     return node;
   }
 
-  function card(kind, name) {
-    const label = {suspect: "Suspect", weapon: "Weapon", room: "Room"}[kind] || "Card";
+  function card(view, kind, name) {
+    const label = {suspect: _("Suspect"), weapon: _("Weapon"), room: _("Room")}[kind] || _("Card");
     return el("div", {class: "tp-card tp-card-" + kind},
-      kind === "suspect" ? disc(name) : el("span", {class: "tp-card-icon", "aria-hidden": "true"}, kind === "weapon" ? "\u2694" : "\u2302"),
-      el("span", {class: "tp-card-text"}, el("span", {class: "tp-card-kind"}, label), el("span", {class: "tp-card-name"}, name)));
+      kind === "suspect" ? disc(view, name) : el("span", {class: "tp-card-icon", "aria-hidden": "true"}, kind === "weapon" ? "\u2694" : "\u2302"),
+      el("span", {class: "tp-card-text"}, el("span", {class: "tp-card-kind"}, label), el("span", {class: "tp-card-name"}, named(view, name))));
   }
 
   function cardKind(view, name) {
@@ -102,7 +133,7 @@
     svg.setAttribute("viewBox", "0 0 100 100");
     svg.setAttribute("class", "tp-die" + (value ? "" : " blank"));
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", value ? "a die showing " + value : "a die not rolled yet");
+    svg.setAttribute("aria-label", value ? _("a die showing {value}", {value}) : _("a die not rolled yet"));
     const face = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({x: 4, y: 4, width: 92, height: 92, rx: 18, class: "tp-die-face"})) face.setAttribute(k, v);
     svg.append(face);
@@ -129,7 +160,7 @@
 
   // ---- the status bar and banners ------------------------------------------------------------
 
-  const LINK_WORDS = {up: "Board connected", down: "Board disconnected — searching", none: "No board"};
+  const LINK_WORDS = {up: _("Board connected"), down: _("Board disconnected — searching"), none: _("No board")};
 
   function renderLink(view) {
     const link = LINK_WORDS[view.link] ? view.link : "none";
@@ -141,25 +172,25 @@
 
   function onStatus(status) {
     const pill = $("stream-status");
-    const words = {live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected", connecting: "Connecting…"};
+    const words = {live: _("Live"), reconnecting: _("Reconnecting…"), closed: _("Disconnected"), connecting: _("Connecting…")};
     pill.className = "tp-pill " + status;
     pill.querySelector(".status-dot").className = "status-dot " + (status === "live" ? "up" : status === "closed" ? "down" : "");
     pill.querySelector(".tp-pill-text").textContent = words[status] || status;
     show("reconnecting", status === "reconnecting" || status === "closed");
     $("reconnecting").textContent = status === "closed"
-      ? "Lost the companion. Reload the page to try again."
-      : "Lost the companion — reconnecting…";
+      ? _("Lost the companion. Reload the page to try again.")
+      : _("Lost the companion — reconnecting…");
   }
 
   function renderCorrections(view) {
     const fixes = (view.board && view.board.corrections) || [];
-    replace($("corrections-list"), fixes.map((text) => el("li", {}, Clue.placeText(text, words()))));
+    replace($("corrections-list"), fixes.map((fix) => el("li", {}, english ? Clue.placeText(said(view, fix), words()) : said(view, fix))));
     show("corrections", fixes.length > 0);
     document.body.classList.toggle("tp-has-corrections", fixes.length > 0);
     $("corrections").querySelector(".tp-corrections-wait").classList.toggle("hidden", !(view.board && view.board.waiting));
 
     const differences = (view.board && view.board.differences) || [];
-    replace($("differences"), differences.map((text) => el("li", {}, text)));
+    replace($("differences"), differences.map((text) => el("li", {}, said(view, text))));
     show("differences-panel", differences.length > 0 && fixes.length === 0);
   }
 
@@ -174,7 +205,7 @@
     if (sticky) {
       clearTimeout(noticeTimer);
       lastNoticeId = notice.id;
-      box.textContent = notice.text;
+      box.textContent = said(view, notice);
       box.classList.add("show", "sticky");
       return;
     }
@@ -183,7 +214,7 @@
     if (first) return;  // what was said before this page opened is old news
     const fixes = (view.board && view.board.corrections) || [];
     if (notice.code === "put_back" && fixes.length) return;  // the big banner says it already
-    box.textContent = notice.text;
+    box.textContent = said(view, notice);
     box.classList.add("show");
     clearTimeout(noticeTimer);
     noticeTimer = setTimeout(() => box.classList.remove("show"), NOTICE_MS);
@@ -198,26 +229,26 @@
   function renderSetup(view) {
     const physical = view.settings && view.settings.deal === "physical";
     $("setup-deal").textContent = physical
-      ? "Each player taps the cards of their hand on their pad; the leftover face-up cards go on the centre pad."
-      : "The companion deals the cards when the game starts.";
+      ? _("Each player taps the cards of their hand on their pad; the leftover face-up cards go on the centre pad.")
+      : _("The companion deals the cards when the game starts.");
     const problems = physical ? (view.problems || []) : [];
-    replace($("problems"), problems.map((text) => el("li", {}, text)));
+    replace($("problems"), problems.map((text) => el("li", {}, said(view, text))));
     const ready = view.ready !== false && problems.length === 0;
     $("setup-wait").textContent = ready
-      ? "Everything is ready: waiting for the host to start the game."
-      : "Waiting for the host to start the game…";
+      ? _("Everything is ready: waiting for the host to start the game.")
+      : _("Waiting for the host to start the game…");
     $("setup-wait").classList.toggle("ready", ready);
   }
 
   function renderOver(view) {
-    $("winner").textContent = view.winner ? view.winner + " wins!" : "Nobody wins.";
+    $("winner").textContent = view.winner ? _("{name} wins!", {name: named(view, view.winner)}) : _("Nobody wins.");
     const winnerLine = $("winner");
     winnerLine.classList.toggle("nobody", !view.winner);
     const s = view.solution;
     if (s) {
-      replace($("solution"), card("suspect", s.suspect), card("weapon", s.weapon), card("room", s.room));
+      replace($("solution"), card(view, "suspect", s.suspect), card(view, "weapon", s.weapon), card(view, "room", s.room));
     } else {
-      replace($("solution"), el("p", {class: "muted"}, "The envelope has not been opened."));
+      replace($("solution"), el("p", {class: "muted"}, _("The envelope has not been opened.")));
     }
     show("solution", true);
   }
@@ -226,8 +257,8 @@
     const who = view.turn;
     show("turn-panel", Boolean(who));
     if (!who) return;
-    replace($("turn-disc"), disc(who, true));
-    $("turn-name").textContent = who;
+    replace($("turn-disc"), disc(view, who, true));
+    $("turn-name").textContent = named(view, who);
     replace($("phase"), phaseWords(view));
     const count = view.dice ? view.dice.length : (view.dice_count || 0);
     const diceKey = who + "|" + (view.dice ? view.dice.join(",") : "none " + count);
@@ -237,20 +268,20 @@
       lastDice = diceKey;
     }
     $("moves-left").textContent = view.phase === "moving" && view.moves_left != null
-      ? view.moves_left + (view.moves_left === 1 ? " move" : " moves")
-      : view.dice ? "Rolled " + total(view.dice) : "";
+      ? (view.moves_left === 1 ? _("1 move") : _("{count} moves", {count: view.moves_left}))
+      : view.dice ? _("Rolled {total}", {total: total(view.dice)}) : "";
   }
 
   function renderSuggestion(view) {
     const s = view.suggestion;
     show("suggestion-panel", Boolean(s));
     if (!s) return;
-    $("suggestion-text").textContent = "Suggestion by " + s.suggester;
-    replace($("suggestion-cards"), card("suspect", s.suspect), card("weapon", s.weapon), card("room", s.room));
+    $("suggestion-text").textContent = _("Suggestion by {name}", {name: named(view, s.suggester)});
+    replace($("suggestion-cards"), card(view, "suspect", s.suspect), card(view, "weapon", s.weapon), card(view, "room", s.room));
     const asking = $("asking");
     if (s.asked && view.phase === "refuting") {
-      replace(asking, el("span", {class: "tp-asking-dot", "aria-hidden": "true"}), "Asking ", el("strong", {}, s.asked),
-        " to show a card");
+      replace(asking, el("span", {class: "tp-asking-dot", "aria-hidden": "true"}),
+        _("Asking {name} to show a card", {name: named(view, s.asked)}));
     } else {
       replace(asking);
     }
@@ -271,35 +302,41 @@
       if (eliminated.has(seat)) classes.push("out");
       if (view.winner && seat === view.winner) classes.push("winner");
       let count = "";
-      if (setup) count = physical ? plural((view.scanned || {})[seat] || 0, "card") + " scanned" : "";
-      else if (view.hand_sizes && seat in view.hand_sizes) count = plural(view.hand_sizes[seat], "card");
+      if (setup) {
+        const scanned = (view.scanned || {})[seat] || 0;
+        count = !physical ? "" : scanned === 1 ? _("1 card scanned") : _("{count} cards scanned", {count: scanned});
+      } else if (view.hand_sizes && seat in view.hand_sizes) {
+        count = cards(view.hand_sizes[seat]);
+      }
       const badges = [];
-      if (seat === view.winner) badges.push(el("span", {class: "tp-badge win"}, "Winner"));
-      else if (seat === view.turn) badges.push(el("span", {class: "tp-badge turn"}, "On turn"));
-      if (seat === asked) badges.push(el("span", {class: "tp-badge asked"}, "Asked"));
-      if (eliminated.has(seat)) badges.push(el("span", {class: "tp-badge out"}, "Out"));
+      if (seat === view.winner) badges.push(el("span", {class: "tp-badge win"}, _("Winner")));
+      else if (seat === view.turn) badges.push(el("span", {class: "tp-badge turn"}, _("On turn")));
+      if (seat === asked) badges.push(el("span", {class: "tp-badge asked"}, _("Asked")));
+      if (eliminated.has(seat)) badges.push(el("span", {class: "tp-badge out"}, _("Out")));
       const power = powers[seat];
       return el("li", {class: classes.join(" ")},
-        disc(seat),
+        disc(view, seat),
         el("span", {class: "tp-seat-main"},
-          el("span", {class: "tp-seat-name"}, seat),
+          el("span", {class: "tp-seat-name"}, named(view, seat)),
           power ? el("span", {class: "tp-seat-power muted" + (power.used ? " used" : "")},
-            power.name + (power.used ? " (used)" : "")) : null),
+            power.used ? _("{power} (used)", {power: power.name}) : power.name) : null),
         el("span", {class: "tp-seat-badges"}, badges),
         el("span", {class: "tp-seat-count"}, count));
     }));
     const faceUp = view.face_up || [];
     show("face-up-box", faceUp.length > 0);
-    replace($("face-up"), faceUp.map((name) => card(cardKind(view, name), name)));
+    replace($("face-up"), faceUp.map((name) => card(view, cardKind(view, name), name)));
     const bonus = view.bonus;
     show("bonus", Boolean(bonus));
     if (bonus) {
-      $("bonus").textContent = (bonus.name || "Bonus cards") + ": " + plural(bonus.pile, "card") + " left in the pile.";
+      const name = bonus.name || _("Bonus cards");
+      $("bonus").textContent = bonus.pile === 1 ? _("{name}: 1 card left in the pile.", {name})
+        : _("{name}: {count} cards left in the pile.", {name, count: bonus.pile});
     }
   }
 
-  function plural(n, word) {
-    return n + " " + word + (n === 1 ? "" : "s");
+  function cards(n) {
+    return n === 1 ? _("1 card") : _("{count} cards", {count: n});
   }
 
   function renderLog(view) {
@@ -307,7 +344,7 @@
     show("log-panel", view.stage !== "idle" && view.stage !== "setup");
     replace($("log"), lines.length
       ? lines.map((line, i) => el("li", {class: i === 0 ? "newest" : ""}, line))
-      : [el("li", {class: "muted"}, "Nothing yet.")]);
+      : [el("li", {class: "muted"}, _("Nothing yet."))]);
   }
 
   // ---- the board ------------------------------------------------------------------------------
@@ -327,7 +364,7 @@
     }).catch((err) => {
       boardFailedAt = Date.now();
       setTimeout(() => { if (lastView) render(lastView); }, 5100);
-      replace(container, el("p", {class: "tp-board-msg"}, "The board could not be drawn: " + err.message));
+      replace(container, el("p", {class: "tp-board-msg"}, _("The board could not be drawn: {problem}", {problem: err.message})));
     }).finally(() => {
       if (boardLoading === edition) boardLoading = null;
       if (lastView) render(lastView);
@@ -346,7 +383,33 @@
 
   // ---- one view -------------------------------------------------------------------------------
 
+  // The shared screen speaks the table's language: when the host picks another, the page loads itself
+  // again in it (the server chooses the page's words). Not when its address asks for a language (?lang=).
+  // The server may still answer in the old language for a moment (it asks the table at most once a
+  // second), so a reload that did not take is tried again a little later, a few times at most.
+  function followTable(view) {
+    const wanted = view.house && view.house.locale;
+    if (!wanted || new URLSearchParams(location.search).has("lang")) return false;
+    let last = null;
+    try { last = JSON.parse(sessionStorage.getItem(RELOADED) || "null"); } catch (err) { /* no storage */ }
+    if (wanted === Clue.i18n.locale) {
+      if (last) try { sessionStorage.removeItem(RELOADED); } catch (err) { /* nothing kept */ }
+      return false;
+    }
+    if (reloadTimer || !Clue.i18n.locales.includes(wanted)) return false;
+    const tries = last && last.locale === wanted ? last.tries : 0;
+    if (tries >= RELOAD_TRIES) return false;
+    const reload = () => {
+      try { sessionStorage.setItem(RELOADED, JSON.stringify({locale: wanted, tries: tries + 1})); } catch (err) { /* once */ }
+      location.reload();
+    };
+    if (tries === 0) { reload(); return true; }
+    reloadTimer = setTimeout(reload, RELOAD_WAIT_MS);
+    return false;
+  }
+
   function render(view) {
+    if (followTable(view)) return;
     lastView = view;
     const stage = view.stage === "error" ? "error" : (view.stage || "idle");
     const main = $("table");
@@ -358,7 +421,8 @@
     renderNotice(view);
     if (stage === "error") {
       const box = $("notice");
-      box.textContent = "The companion hit a problem: " + (view.error || "unknown") + ".";
+      const problem = view.error || _("unknown");
+      box.textContent = _("The companion hit a problem: {problem}.", {problem});
       box.classList.add("show");
     }
 
@@ -384,10 +448,13 @@
     const button = $("fullscreen");
     if (!document.fullscreenEnabled) return;
     button.classList.remove("hidden");
-    const label = () => { button.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen"; };
+    const label = () => {
+      button.textContent = document.fullscreenElement ? _("Leave full screen") : _("Full screen");
+      button.setAttribute("aria-label", button.textContent);
+    };
     button.addEventListener("click", () => {
       const done = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
-      Promise.resolve(done).catch(() => Clue.toast("Full screen is not allowed here.", "error"));
+      Promise.resolve(done).catch(() => Clue.toast(_("Full screen is not allowed here."), "error"));
     });
     document.addEventListener("fullscreenchange", label);
     label();
@@ -409,7 +476,7 @@
       render(view);
     } catch (err) {
       console.error(err);
-      Clue.toast("Could not show the table: " + err.message, "error");
+      Clue.toast(_("Could not show the table: {problem}", {problem: err.message}), "error");
     }
   }, onStatus);
 })();
