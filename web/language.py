@@ -24,6 +24,7 @@ from companion.rules.errors import ClueError
 from .context import context
 
 COOKIE = "clue_locale"
+COOKIE_AGE = 400 * 24 * 3600  # seconds: the longest a browser keeps a cookie
 blueprint = Blueprint("language", __name__)
 
 
@@ -78,7 +79,7 @@ def _keep_choice(response: Response) -> Response:
             tag = parse_locale(wanted).tag
         except ClueError:
             return response
-        response.set_cookie(COOKIE, tag, max_age=400 * 24 * 3600, samesite="Strict", httponly=True)
+        response.set_cookie(COOKIE, tag, max_age=COOKIE_AGE, samesite="Strict", httponly=True)
     return response
 
 

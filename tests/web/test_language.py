@@ -74,8 +74,10 @@ def test_a_refusal_is_said_in_the_readers_language(app: Flask, session: Session)
     assert german["error"]["code"] == "not_your_turn"
     assert german["error"]["message"] != message
     bad = phone.post("/api/seat/action", {"type": "roll", "x": 1}, headers={"X-Clue-Locale": "es-ES"}).get_json()
+    plain = phone.post("/api/seat/action", {"type": "roll", "x": 1}).get_json()["error"]["message"]
+    expected = plain.split("; expected ", 1)[1].rstrip(".")
     assert bad["error"]["message"] == say("es", "Unknown field {name}; expected {expected}.", name="'x'",
-                                          expected="type, to, suspect, weapon, room, card, dice, power, target")
+                                          expected=expected) != plain
 
 
 def test_the_view_names_every_card_as_the_reader_writes_it(app: Flask, session: Session) -> None:

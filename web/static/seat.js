@@ -7,6 +7,8 @@
   const E = Clue.el;
   const $ = (id) => document.getElementById(id);
   const ME = $("me-name").dataset.seat;
+  const _ = Clue._;
+  const ENGLISH = Clue.i18n.language === "en";
   const SQUARE = /^[a-z]{1,2}[0-9]{1,2}$/;  // "h25", and "ab3" past column z on a wide board
   const LOG_SHORT = 20;
 
@@ -39,17 +41,47 @@
     ui.memo[key] = sig;
     return true;
   }
-  const the = (name) => (/^the /i.test(name) ? name : "the " + name);
+  // A card or seat as this page writes it (the view's names: the locale's spelling, the house names).
+  const nameOf = (card) => Clue.cardName(ui.view, card);
+  // A room or weapon with its English article ("the Lounge"); other languages' messages say it their way.
+  const the = (card) => {
+    const name = nameOf(card);
+    return !ENGLISH || /^the /i.test(name) ? name : "the " + name;
+  };
   // Where a place is, as a person says it: "in the corridor by the Lounge door", the code in small type.
   const whereIs = (place) => Clue.where(place, ui.words);
   const sentence = (text) => {
     const t = String(text || "").trim();
-    if (!t) return "That was refused.";
+    if (!t) return _("That was refused.");
     const s = t[0].toUpperCase() + t.slice(1);
     return /[.!?]$/.test(s) ? s : s + ".";
   };
+  // A notice or board correction in this page's language: its template and args when the table sends
+  // them (card names in the args spelled this page's way), else its English text.
+  function told(said) {
+    if (!said || typeof said === "string") return String(said || "");
+    if (!said.template) return String(said.text || "");
+    const args = {};
+    for (const [key, value] of Object.entries(said.args || {})) args[key] = typeof value === "string" ? nameOf(value) : value;
+    return _(said.template, args);
+  }
+  // The board's corrections (text, or {text, template, args}) and their English texts, which name them.
+  const corrections = (v) => (v.board && v.board.corrections) || [];
+  const correctionTexts = (v) => corrections(v).map((c) => (typeof c === "string" ? c : String(c.text || "")));
   const p = (...children) => E("p", {}, ...children);
   const b = (text) => E("strong", {}, text);
+  // A translated sentence whose {placeholders} are elements or text: _("{seat} showed you:") with the seat in bold.
+  function say(text, parts) {
+    const out = [];
+    let at = 0;
+    for (const found of text.matchAll(/\{(\w+)\}/g)) {
+      out.push(text.slice(at, found.index));
+      out.push(found[1] in parts ? parts[found[1]] : found[0]);
+      at = found.index + found[0].length;
+    }
+    out.push(text.slice(at));
+    return out.filter((part) => part !== "");
+  }
   const colourOf = (name) => (typeof ClueBoard !== "undefined" && ClueBoard.colourOf ? ClueBoard.colourOf(name) : "#a9adb8");
   // A suspect's colour as a CSS variable (set through the CSSOM, not a style attribute).
   const tint = (node, card, kind) => { if (kind === "suspect") node.style.setProperty("--c", colourOf(card)); return node; };
@@ -87,7 +119,7 @@
 
   const MARKS = ["", "x", "check", "maybe"];
   const GLYPH = {"": "·", x: "✗", check: "✓", maybe: "?"};
-  const MARK_WORDS = {"": "unknown", x: "not it", check: "held or seen", maybe: "maybe"};
+  const MARK_WORDS = {"": _("unknown"), x: _("not it"), check: _("held or seen"), maybe: _("maybe")};
   const notebook = {
     key: null,
     data: {marks: {}, who: {}, hl: []},
@@ -109,13 +141,23 @@
   function known(v) {
     const out = {};
     const add = (card, fact) => { if (!out[card]) out[card] = fact; };
-    for (const c of v.hand || []) add(c, {why: "in your hand", hand: true});
-    for (const c of v.face_up || []) add(c, {why: "face up"});
-    for (const s of v.shown_to_me || []) add(s.card, {why: "shown by " + s.by, who: s.by});
-    for (const s of v.seen || []) add(s.card, s.from === "aside" ? {why: "a side card"} : {why: "snooped from " + s.from, who: s.from});
-    for (const [seat, held] of Object.entries(v.revealed || {})) if (seat !== ME) for (const c of held) add(c, {why: seat + "'s open hand", who: seat});
+    for (const c of v.hand || []) add(c, {why: _("in your hand"), hand: true});
+    for (const c of v.face_up || []) add(c, {why: _("face up")});
+    for (const s of v.shown_to_me || []) add(s.card, {why: _("shown by {seat}", {seat: nameOf(s.by)}), who: s.by});
+    for (const s of v.seen || []) {
+      add(s.card, s.from === "aside" ? {why: _("a side card")} : {why: _("snooped from {seat}", {seat: nameOf(s.from)}), who: s.from});
+    }
+    for (const [seat, held] of Object.entries(v.revealed || {})) {
+      if (seat !== ME) for (const c of held) add(c, {why: _("{seat}'s open hand", {seat: nameOf(seat)}), who: seat});
+    }
     const a = v.assistant;  // the host's detective's assistant, when on: deduced places
-    if (a && a.certain) for (const [c, where] of Object.entries(a.certain)) if (where !== "envelope") add(c, {why: "assistant: " + (where === "aside" ? "set aside" : where + " has it"), who: where === "aside" ? "" : where});
+    if (a && a.certain) {
+      for (const [c, where] of Object.entries(a.certain)) {
+        if (where === "envelope") continue;
+        const why = where === "aside" ? _("assistant: set aside") : _("assistant: {seat} has it", {seat: nameOf(where)});
+        add(c, {why, who: where === "aside" ? "" : where});
+      }
+    }
     return out;
   }
 
@@ -153,14 +195,14 @@
 
   const button = (label, onclick, cls) => E("button", {type: "button", class: "act " + (cls || ""), disabled: ui.busy, onclick}, label);
   const actButton = (label, body, cls, after) => button(label, () => act(body, after), cls);
-  const accuseButton = () => button("Accuse…", () => { ui.mode = "accuse"; ui.picks = {}; render(ui.view, true); }, "ghost");
-  const endButton = (primary) => actButton("End turn", {type: "end_turn"}, primary ? "primary" : "");
+  const accuseButton = () => button(_("Accuse…"), () => { ui.mode = "accuse"; ui.picks = {}; render(ui.view, true); }, "ghost");
+  const endButton = (primary) => actButton(_("End turn"), {type: "end_turn"}, primary ? "primary" : "");
 
   // ---- the prompt -----------------------------------------------------------------------------
 
   function promptFor(v) {
     if (!v.stage || v.stage === "idle") {
-      return {kind: "idle", title: "No game yet", body: [p("The host opens a game on the host page. This page follows it.")]};
+      return {kind: "idle", title: _("No game yet"), body: [p(_("The host opens a game on the host page. This page follows it."))]};
     }
     if (v.stage === "setup") return setupPrompt(v);
     if (v.stage === "over" || v.phase === "over" || v.winner) return overPrompt(v);
@@ -175,77 +217,90 @@
       case "moving": return movePrompt(v);
       case "moved": return movedPrompt(v);
       case "suggested": return answeredPrompt(v);
-      case "out": return {kind: "out", tone: "bad", title: "Wrong accusation",
-        body: [p("You are out of the game. You still show cards when a suggestion names one of yours.")],
+      case "out": return {kind: "out", tone: "bad", title: _("Wrong accusation"),
+        body: [p(_("You are out of the game. You still show cards when a suggestion names one of yours."))],
         actions: [endButton(true)]};
-      default: return {kind: "turn", title: "Your turn", body: extras(v), actions: [accuseButton(), endButton(false)]};
+      default: return {kind: "turn", title: _("Your turn"), body: extras(v), actions: [accuseButton(), endButton(false)]};
     }
   }
 
   function setupPrompt(v) {
     const physical = v.settings && v.settings.deal === "physical";
-    const body = [p(physical ? "Tap each of your cards on your seat's pad. They appear under Your cards." : "The companion deals the cards when the game starts.")];
+    const body = [p(physical ? _("Tap each of your cards on your seat's pad. They appear under Your cards.")
+      : _("The companion deals the cards when the game starts."))];
     const scanned = v.scanned || {};
     if (physical && Object.keys(scanned).length) {
       body.push(E("ul", {class: "scan-list"}, (v.seats || []).map((seat) =>
-        E("li", {class: seat === ME ? "me" : ""}, E("span", {}, seat), E("span", {class: "count"}, String(scanned[seat] || 0) + " cards")))));
+        E("li", {class: seat === ME ? "me" : ""}, E("span", {}, nameOf(seat)),
+          E("span", {class: "count"}, _("{count} cards", {count: scanned[seat] || 0}))))));
     }
     for (const problem of v.problems || []) body.push(E("p", {class: "problem"}, problem));
-    const actions = v.ready ? [actButton("Start game", {type: "start"}, "primary big")] : [];
-    if (!v.ready) body.push(p(E("span", {class: "muted"}, "Waiting until every card is scanned.")));
-    else body.push(p(E("span", {class: "muted"}, "Start once everyone has joined, or wait for the host.")));
-    return {kind: "setup", title: "Setting up", body, actions};
+    const actions = v.ready ? [actButton(_("Start game"), {type: "start"}, "primary big")] : [];
+    if (!v.ready) body.push(p(E("span", {class: "muted"}, _("Waiting until every card is scanned."))));
+    else body.push(p(E("span", {class: "muted"}, _("Start once everyone has joined, or wait for the host."))));
+    return {kind: "setup", title: _("Setting up"), body, actions};
   }
 
   function overPrompt(v) {
     const sol = v.solution;
-    const title = v.winner === ME ? "You solved it!" : v.winner ? v.winner + " wins" : "Nobody solved it";
+    const title = v.winner === ME ? _("You solved it!") : v.winner ? _("{seat} wins", {seat: nameOf(v.winner)}) : _("Nobody solved it");
     const body = [];
     if (sol) {
-      body.push(p("It was ", b(sol.suspect), " with ", b(the(sol.weapon)), " in ", b(the(sol.room)), "."));
+      body.push(p(...say(_("It was {suspect} with {weapon} in {room}."),
+        {suspect: b(nameOf(sol.suspect)), weapon: b(the(sol.weapon)), room: b(the(sol.room))})));
       body.push(E("div", {class: "cards solution"}, [sol.suspect, sol.weapon, sol.room].map((c) => cardTile(v, c, {static: true}))));
     }
-    body.push(E("p", {class: "muted"}, "The host opens the next game from the host page."));
+    body.push(E("p", {class: "muted"}, _("The host opens the next game from the host page.")));
     return {kind: "over", tone: v.winner === ME ? "good" : "", title, body};
   }
 
-  function suggestionLine(s) {
-    return [b(s.suspect), " with ", b(the(s.weapon)), " in ", b(the(s.room))];
+  // A suggestion's three cards in a sentence of the page's language ("{suspect} with {weapon} in {room}").
+  function named(s) {
+    return {suspect: b(nameOf(s.suspect)), weapon: b(the(s.weapon)), room: b(the(s.room))};
   }
 
   function showPrompt(v, s) {
     const mayShow = v.may_show || [];
     if (!mayShow.length) {
-      return {kind: "pass", tone: "ask", title: "You are asked", body: [p(s.suggester, " suggests ", ...suggestionLine(s), "."), p("You have none of these.")],
-        actions: [actButton("I have none of these", {type: "pass"}, "primary big")]};
+      return {kind: "pass", tone: "ask", title: _("You are asked"),
+        body: [p(...say(_("{seat} suggests {suspect} with {weapon} in {room}."), {seat: nameOf(s.suggester), ...named(s)})),
+          p(_("You have none of these."))],
+        actions: [actButton(_("I have none of these"), {type: "pass"}, "primary big")]};
     }
-    return {kind: "show", tone: "ask", title: "Show " + s.suggester + " a card",
-      body: [p(...suggestionLine(s), ". Pick one card to show: only ", b(s.suggester), " sees it."),
+    return {kind: "show", tone: "ask", title: _("Show {seat} a card", {seat: nameOf(s.suggester)}),
+      body: [p(...say(_("{suspect} with {weapon} in {room}. Pick one card to show: only {seat} sees it."),
+        {...named(s), seat: b(nameOf(s.suggester))})),
         E("div", {class: "cards pick-cards"}, mayShow.map((card) => cardTile(v, card, {onclick: () => act({type: "show", card}), act: true})))]};
   }
 
   function suggestionWait(v, s) {
     if (s.suggester === ME) {
-      return {kind: "wait-card", title: "Waiting for a card", body: [p("You suggested ", ...suggestionLine(s), "."), p(b(s.asked || "Someone"), " is choosing a card to show you.")]};
+      return {kind: "wait-card", title: _("Waiting for a card"),
+        body: [p(...say(_("You suggested {suspect} with {weapon} in {room}."), named(s))),
+          p(...say(_("{seat} is choosing a card to show you."), {seat: b(s.asked ? nameOf(s.asked) : _("Someone"))}))]};
     }
-    const mine = [s.suspect, s.weapon, s.room].filter((c) => (v.hand || []).includes(c));
-    const body = [p(s.suggester, " suggests ", ...suggestionLine(s), "."), p(b(s.asked || "Someone"), " is being asked to show a card.")];
-    if (mine.length) body.push(E("p", {class: "muted"}, "You hold " + mine.join(" and ") + "."));
-    return {kind: "wait-suggest", title: s.suggester + " suggests", body};
+    const mine = [s.suspect, s.weapon, s.room].filter((c) => (v.hand || []).includes(c)).map(nameOf);
+    const body = [p(...say(_("{seat} suggests {suspect} with {weapon} in {room}."), {seat: nameOf(s.suggester), ...named(s)})),
+      p(...say(_("{seat} is being asked to show a card."), {seat: b(s.asked ? nameOf(s.asked) : _("Someone"))}))];
+    if (mine.length === 1) body.push(E("p", {class: "muted"}, _("You hold {card}.", {card: mine[0]})));
+    else if (mine.length) body.push(E("p", {class: "muted"}, _("You hold {cards} and {card}.", {cards: mine.slice(0, -1).join(", "), card: mine[mine.length - 1]})));
+    return {kind: "wait-suggest", title: _("{seat} suggests", {seat: nameOf(s.suggester)}), body};
   }
 
   function waitPrompt(v) {
-    const words = {start: "is about to roll", moving: "is moving", moved: "has moved", suggested: "is deciding what to do next",
-      out: "made a wrong accusation"};
-    const body = [p(b(v.turn || "Someone"), " " + (words[v.phase] || "is playing") + ".")];
-    if ((v.eliminated || []).includes(ME)) body.push(E("p", {class: "muted"}, "You are out: you still show cards when asked."));
+    const words = {start: _("{seat} is about to roll."), moving: _("{seat} is moving."), moved: _("{seat} has moved."),
+      suggested: _("{seat} is deciding what to do next."), out: _("{seat} made a wrong accusation.")};
+    const who = b(v.turn ? nameOf(v.turn) : _("Someone"));
+    const body = [p(...say(words[v.phase] || _("{seat} is playing."), {seat: who}))];
+    if ((v.eliminated || []).includes(ME)) body.push(E("p", {class: "muted"}, _("You are out: you still show cards when asked.")));
     body.push(...extras(v));
-    return {kind: "wait", title: v.turn ? v.turn + "'s turn" : "Waiting", body};
+    return {kind: "wait", title: v.turn ? _("{seat}'s turn", {seat: nameOf(v.turn)}) : _("Waiting"), body};
   }
 
   function dice(v) {
     if (!v.dice || !v.dice.length) return null;
-    return E("div", {class: "dice", "aria-label": "Dice: " + v.dice.join(", ")}, v.dice.map((f) => E("span", {class: "die"}, String(f))));
+    return E("div", {class: "dice", role: "img", "aria-label": _("Dice: {faces}", {faces: v.dice.join(", ")})},
+      v.dice.map((f) => E("span", {class: "die", "aria-hidden": "true"}, String(f))));
   }
 
   function rollPrompt(v) {
@@ -253,17 +308,17 @@
     const count = Math.max(1, Number(v.dice_count) || 1);
     const body = [];
     const here = (v.position || {})[ME];
-    if (here) body.push(p("You are ", b(whereIs(here)), "."));
+    if (here) body.push(p(...say(_("You are {place}."), {place: b(whereIs(here))})));
     if (physical) {
-      body.push(p(count > 1 ? "Roll the dice and enter what they show:" : "Roll the die and enter what it shows:"));
+      body.push(p(count > 1 ? _("Roll the dice and enter what they show:") : _("Roll the die and enter what it shows:")));
       const inputs = [];
       for (let i = 0; i < count; i++) {
         const question = v.question_die && i === count - 1;  // Doctor Who: this die shows "?" for 1
         const store = (event) => { ui.dice[i] = event.target.value; };
         inputs.push(question
-          ? E("select", {class: "die-input question", "aria-label": "Die " + (i + 1) + " (the question die)", onchange: store},
+          ? E("select", {class: "die-input question", "aria-label": _("Die {n} (the question die)", {n: i + 1}), onchange: store},
             ["", "?", "2", "3", "4", "5", "6"].map((face) => E("option", {value: face, selected: (ui.dice[i] || "") === face ? "selected" : null}, face || "–")))
-          : E("input", {type: "number", class: "die-input", min: 1, max: 6, inputmode: "numeric", placeholder: "1–6", "aria-label": "Die " + (i + 1),
+          : E("input", {type: "number", class: "die-input", min: 1, max: 6, inputmode: "numeric", placeholder: "1–6", "aria-label": _("Die {n}", {n: i + 1}),
             value: ui.dice[i] || null, oninput: store}));
       }
       body.push(E("div", {class: "dice-inputs"}, inputs));
@@ -272,17 +327,17 @@
       if (!physical) return act({type: "roll"});
       const faces = [];
       for (let i = 0; i < count; i++) faces.push(ui.dice[i] === "?" ? "?" : Number.parseInt(ui.dice[i], 10));
-      if (faces.some((f) => f !== "?" && !(f >= 1 && f <= 6))) return Clue.toast("Enter what each die shows, from 1 to 6.", "error");
+      if (faces.some((f) => f !== "?" && !(f >= 1 && f <= 6))) return Clue.toast(_("Enter what each die shows, from 1 to 6."), "error");
       return act({type: "roll", dice: faces}, () => { ui.dice = []; });
     };
-    const passages = (v.legal_destinations || []).map((to) => actButton("Secret passage to " + the(to), {type: "move", to}, "wide"));
+    const passages = (v.legal_destinations || []).map((to) => actButton(_("Secret passage to {room}", {room: the(to)}), {type: "move", to}, "wide"));
     if (passages.length) body.push(E("div", {class: "stack"}, passages));
     if (rooms(v).includes(here) && summoned(v)) {
-      body.push(E("div", {class: "stack"}, button("Suggest here, in " + the(here), () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "wide")));
+      body.push(E("div", {class: "stack"}, button(_("Suggest here, in {room}", {room: the(here)}), () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "wide")));
     }
     body.push(...extras(v));
-    return {kind: "roll", tone: "turn", title: "Your turn",
-      actions: [button(physical ? "Send my roll" : "Roll", roll, "primary big"), accuseButton()], body};
+    return {kind: "roll", tone: "turn", title: _("Your turn"),
+      actions: [button(physical ? _("Send my roll") : _("Roll"), roll, "primary big"), accuseButton()], body};
   }
 
   // Brought into a room by someone else's suggestion since my last turn (then a suggestion needs no move).
@@ -300,30 +355,31 @@
   function movePrompt(v) {
     const left = v.moves_left;
     const reachable = (v.legal_destinations || []).filter((d) => !SQUARE.test(d));
-    const body = [E("div", {class: "move-line"}, dice(v), E("span", {class: "moves"}, left === null || left === undefined ? "" : left + " to move"))];
-    body.push(p("Tap a highlighted square or room on the board."));
-    if (reachable.length) body.push(E("div", {class: "stack"}, reachable.map((to) => actButton("Go to " + the(to), {type: "move", to}, "wide"))));
+    const body = [E("div", {class: "move-line"}, dice(v),
+      E("span", {class: "moves"}, left === null || left === undefined ? "" : _("{count} to move", {count: left})))];
+    body.push(p(_("Tap a highlighted square or room on the board.")));
+    if (reachable.length) body.push(E("div", {class: "stack"}, reachable.map((to) => actButton(_("Go to {room}", {room: the(to)}), {type: "move", to}, "wide"))));
     body.push(...extras(v));
-    return {kind: "move", tone: "turn", title: "Move", body, actions: [button("Find me on the board", showBoard, "ghost")]};
+    return {kind: "move", tone: "turn", title: _("Move"), body, actions: [button(_("Find me on the board"), showBoard, "ghost")]};
   }
 
   function movedPrompt(v) {
     const here = (v.position || {})[ME] || "";
     const inRoom = rooms(v).includes(here);
-    const body = [p("You are ", b(whereIs(here)), ".")];
+    const body = [p(...say(_("You are {place}."), {place: b(whereIs(here))}))];
     body.push(...extras(v));
+    const suggest = () => button(_("Suggest"), () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "primary big");
     if (inRoom && !v.suggestion && v.must_suggest) {  // "If you entered a room, you must stop and ask"
-      body.push(p("You entered ", b(the(here)), ": the rules say you must make a suggestion here now."));
-      return {kind: "moved-room", tone: "turn", title: "In " + the(here), body,
-        actions: [button("Suggest", () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "primary big")]};
+      body.push(p(...say(_("You entered {room}: the rules say you must make a suggestion here now."), {room: b(the(here))})));
+      return {kind: "moved-room", tone: "turn", title: _("In {room}", {room: the(here)}), body, actions: [suggest()]};
     }
     if (inRoom && !v.suggestion) {
-      body.push(p("Make a suggestion here, accuse, or end your turn."));
-      return {kind: "moved-room", tone: "turn", title: "In " + the(here), body,
-        actions: [button("Suggest", () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "primary big"), accuseButton(), endButton(false)]};
+      body.push(p(_("Make a suggestion here, accuse, or end your turn.")));
+      return {kind: "moved-room", tone: "turn", title: _("In {room}", {room: the(here)}), body,
+        actions: [suggest(), accuseButton(), endButton(false)]};
     }
-    body.push(p("Accuse, or end your turn."));
-    return {kind: "moved", tone: "turn", title: "Your move is done", body, actions: [endButton(true), accuseButton()]};
+    body.push(p(_("Accuse, or end your turn.")));
+    return {kind: "moved", tone: "turn", title: _("Your move is done"), body, actions: [endButton(true), accuseButton()]};
   }
 
   function answeredPrompt(v) {
@@ -337,10 +393,12 @@
       if (e.type === "card_shown" && e.to === ME && e.card) shown.push(e);
       else if (["passed", "no_refutation", "side_card_seen", "card_shown"].includes(e.type) && log[i]) body.push(E("p", {class: "muted"}, log[i]));
     }
-    for (const e of shown) body.unshift(p(b(e.by), " showed you:"), E("div", {class: "cards"}, cardTile(v, e.card, {static: true})));
-    if (!shown.length && record.slice(from + 1).some((e) => e.type === "no_refutation")) body.unshift(E("p", {class: "big-line"}, "Nobody could show you a card!"));
+    for (const e of shown) body.unshift(p(...say(_("{seat} showed you:"), {seat: b(nameOf(e.by))})), E("div", {class: "cards"}, cardTile(v, e.card, {static: true})));
+    if (!shown.length && record.slice(from + 1).some((e) => e.type === "no_refutation")) {
+      body.unshift(E("p", {class: "big-line"}, _("Nobody could show you a card!")));
+    }
     body.push(...extras(v));
-    return {kind: "answered", tone: "turn", title: "Suggestion answered", body, actions: [endButton(true), accuseButton()]};
+    return {kind: "answered", tone: "turn", title: _("Suggestion answered"), body, actions: [endButton(true), accuseButton()]};
   }
 
   // Edition extras: snoop spaces, bonus cards, powers (offered when the view says they exist).
@@ -349,15 +407,20 @@
     const mine = v.turn === ME && v.stage === "playing";
     if (mine && v.snoop_at) {
       const others = (v.seats || []).filter((s) => s !== ME);
-      out.push(E("div", {class: "extra"}, E("h3", {}, "Snoop"), E("div", {class: "grid"}, others.map((target) => actButton(target, {type: "snoop", target})))));
+      out.push(E("div", {class: "extra"}, E("h3", {}, _("Snoop")),
+        E("div", {class: "grid"}, others.map((target) => actButton(nameOf(target), {type: "snoop", target})))));
     }
-    if ((v.may_draw || []).includes(ME)) out.push(E("div", {class: "extra"}, actButton("Draw a bonus card", {type: "draw"}, "wide")));
+    if ((v.may_draw || []).includes(ME)) out.push(E("div", {class: "extra"}, actButton(_("Draw a bonus card"), {type: "draw"}, "wide")));
     const power = mine && v.powers && v.powers[ME];
     if (power && !power.used) {
-      out.push(E("div", {class: "extra"}, actButton("Use your power: " + power.name, {type: "use_power"}, "wide"), E("p", {class: "muted small"}, power.text)));
+      out.push(E("div", {class: "extra"}, actButton(_("Use your power: {power}", {power: power.name}), {type: "use_power"}, "wide"),
+        E("p", {class: "muted small"}, power.text)));
     }
     const held = mine && v.bonus && v.bonus.held ? v.bonus.held[ME] || [] : [];
-    if (held.length) out.push(E("div", {class: "extra"}, E("h3", {}, "Your bonus cards"), E("div", {class: "grid"}, held.map((id) => actButton("Play " + id, {type: "play_card", card_id: id})))));
+    if (held.length) {
+      out.push(E("div", {class: "extra"}, E("h3", {}, _("Your bonus cards")),
+        E("div", {class: "grid"}, held.map((id) => actButton(_("Play {card}", {card: id}), {type: "play_card", card_id: id})))));
+    }
     return out;
   }
 
@@ -368,44 +431,46 @@
       const chosen = ui.picks[kind] === card;
       return tint(E("button", {type: "button", class: "pick mark-" + (mark.mark || "none") + (chosen ? " chosen" : ""), "aria-pressed": chosen ? "true" : "false",
         onclick: () => { ui.picks[kind] = chosen ? undefined : card; render(ui.view, true); }},
-      E("span", {class: "pick-name"}, card), mark.mark ? E("span", {class: "pick-mark", "aria-label": MARK_WORDS[mark.mark]}, GLYPH[mark.mark]) : null), card, kind);
+      E("span", {class: "pick-name"}, nameOf(card)),
+      mark.mark ? E("span", {class: "pick-mark"}, E("span", {"aria-hidden": "true"}, GLYPH[mark.mark]), E("span", {class: "sr-only"}, " (" + MARK_WORDS[mark.mark] + ")")) : null), card, kind);
     })));
   }
 
-  const cancelButton = () => button("Cancel", () => { ui.mode = null; ui.picks = {}; render(ui.view, true); }, "ghost");
+  const cancelButton = () => button(_("Cancel"), () => { ui.mode = null; ui.picks = {}; render(ui.view, true); }, "ghost");
 
   function suggestPrompt(v) {
     const room = (v.position || {})[ME];
     const {suspect, weapon} = ui.picks;
     const ready = Boolean(suspect && weapon);
-    const go = actButton(ready ? "Suggest " + suspect + " with " + the(weapon) : "Pick who and what", {type: "suggest", suspect, weapon}, "primary big",
+    const label = ready ? _("Suggest {suspect} with {weapon}", {suspect: nameOf(suspect), weapon: the(weapon)}) : _("Pick who and what");
+    const go = actButton(label, {type: "suggest", suspect, weapon}, "primary big",
       () => { ui.mode = null; ui.picks = {}; });
     go.disabled = !ready || ui.busy;
-    return {kind: "suggest", tone: "turn", title: "Suggest in " + the(room || "room"),
-      body: [picker(v, "Who?", "suspect", cards(v).suspects || []), picker(v, "With what?", "weapon", cards(v).weapons || [])],
+    return {kind: "suggest", tone: "turn", title: room ? _("Suggest in {room}", {room: the(room)}) : _("Suggest"),
+      body: [picker(v, _("Who?"), "suspect", cards(v).suspects || []), picker(v, _("With what?"), "weapon", cards(v).weapons || [])],
       actions: [go, cancelButton()]};
   }
 
   function accusePrompt(v) {
     const {suspect, weapon, room} = ui.picks;
     const ready = Boolean(suspect && weapon && room);
-    const next = button("Accuse…", () => { ui.mode = "confirm"; render(ui.view, true); }, "danger big");
+    const next = button(_("Accuse…"), () => { ui.mode = "confirm"; render(ui.view, true); }, "danger big");
     next.disabled = !ready || ui.busy;
-    return {kind: "accuse", tone: "bad", title: "Accuse",
-      body: [E("p", {class: "muted"}, "Only when you are sure: a wrong accusation puts you out."),
-        picker(v, "Who?", "suspect", cards(v).suspects || []), picker(v, "With what?", "weapon", cards(v).weapons || []),
-        picker(v, "Where?", "room", rooms(v))],
+    return {kind: "accuse", tone: "bad", title: _("Accuse"),
+      body: [E("p", {class: "muted"}, _("Only when you are sure: a wrong accusation puts you out.")),
+        picker(v, _("Who?"), "suspect", cards(v).suspects || []), picker(v, _("With what?"), "weapon", cards(v).weapons || []),
+        picker(v, _("Where?"), "room", rooms(v))],
       actions: [next, cancelButton()]};
   }
 
   function confirmPrompt(v) {
     const {suspect, weapon, room} = ui.picks;
     if (!(suspect && weapon && room)) { ui.mode = "accuse"; return accusePrompt(v); }
-    return {kind: "confirm", tone: "bad", title: "Are you sure?",
-      body: [E("p", {class: "big-line"}, "Accuse ", b(suspect), " with ", b(the(weapon)), " in ", b(the(room)), "?"),
-        p("A wrong accusation puts you out.")],
-      actions: [actButton("Accuse", {type: "accuse", suspect, weapon, room}, "danger big", () => { ui.mode = null; ui.picks = {}; }),
-        button("Back", () => { ui.mode = "accuse"; render(ui.view, true); }, "ghost")]};
+    return {kind: "confirm", tone: "bad", title: _("Are you sure?"),
+      body: [E("p", {class: "big-line"}, ...say(_("Accuse {suspect} with {weapon} in {room}?"), named({suspect, weapon, room}))),
+        p(_("A wrong accusation puts you out."))],
+      actions: [actButton(_("Accuse"), {type: "accuse", suspect, weapon, room}, "danger big", () => { ui.mode = null; ui.picks = {}; }),
+        button(_("Back"), () => { ui.mode = "accuse"; render(ui.view, true); }, "ghost")]};
   }
 
   function renderDock(v, force) {
@@ -433,23 +498,24 @@
     $("me-dot").style.background = colourOf(ME);
     const out = (v.eliminated || []).includes(ME);
     let line;
-    if (v.stage === "setup") line = "Setting up";
-    else if (v.stage === "over" || v.phase === "over") line = "Game over";
-    else if (!v.stage || v.stage === "idle") line = "No game";
-    else if (v.turn === ME) line = E("span", {class: "your-turn"}, "Your turn");
-    else line = (v.turn || "Someone") + "'s turn";
-    Clue.replace($("turn-line"), line, out ? E("span", {class: "out-tag"}, " · out") : null);
+    if (v.stage === "setup") line = _("Setting up");
+    else if (v.stage === "over" || v.phase === "over") line = _("Game over");
+    else if (!v.stage || v.stage === "idle") line = _("No game");
+    else if (v.turn === ME) line = E("span", {class: "your-turn"}, _("Your turn"));
+    else line = v.turn ? _("{seat}'s turn", {seat: nameOf(v.turn)}) : _("Someone's turn");
+    Clue.replace($("turn-line"), line, out ? E("span", {class: "out-tag"}, " · " + _("out")) : null);
+    $("me-name").textContent = nameOf(ME);
     const linkPill = $("link-pill");
     linkPill.classList.toggle("hidden", !v.link || v.link === "none");
     linkPill.firstElementChild.className = "status-dot " + (v.link === "up" ? "up" : "down");
-    linkPill.lastElementChild.textContent = v.link === "up" ? "Board" : "Board lost";
-    linkPill.title = v.link === "up" ? "Board connected" : "Board disconnected: searching";
+    linkPill.lastElementChild.textContent = v.link === "up" ? _("Board") : _("Board lost");
+    linkPill.title = v.link === "up" ? _("Board connected") : _("Board disconnected: searching");
   }
 
   function setStream(status) {
     const pill = $("sse-pill");
     pill.firstElementChild.className = "status-dot " + (status === "live" ? "up" : "down");
-    pill.lastElementChild.textContent = status === "live" ? "Live" : "Reconnecting…";
+    pill.lastElementChild.textContent = status === "live" ? _("Live") : _("Reconnecting…");
     pill.classList.toggle("warn", status !== "live");
   }
 
@@ -458,39 +524,46 @@
   // board matches. The table leaves it as this seat's "put_back" notice; a later notice may replace
   // that, so it is kept here for as long as the board's corrections still list it.
   function followPutBack(v) {
-    const corrections = (v.board && v.board.corrections) || [];
-    if (v.notice && v.notice.code === "put_back" && corrections.includes(v.notice.text)) ui.myPutBack = v.notice.text;
-    if (!corrections.includes(ui.myPutBack)) ui.myPutBack = "";
+    const texts = correctionTexts(v);
+    if (v.notice && v.notice.code === "put_back" && texts.includes(v.notice.text)) ui.myPutBack = v.notice.text;
+    if (!texts.includes(ui.myPutBack)) ui.myPutBack = "";
+  }
+
+  // This seat's correction as the board sends it (with its template, when there is one).
+  function myCorrection() {
+    const texts = ui.view ? correctionTexts(ui.view) : [];
+    const at = texts.indexOf(ui.myPutBack);
+    return at >= 0 ? corrections(ui.view)[at] : ui.myPutBack;
   }
 
   function putBackWarning() {
     if (!ui.myPutBack) return null;
     return E("div", {class: "put-back", role: "alert"},
-      E("div", {class: "put-back-title"}, "Your mover is in the wrong place"),
-      E("p", {class: "put-back-text"}, Clue.placeText(sentence(ui.myPutBack), ui.words)),
-      E("p", {class: "small"}, "The game waits until the board matches."));
+      E("div", {class: "put-back-title"}, _("Your mover is in the wrong place")),
+      E("p", {class: "put-back-text"}, Clue.placeText(sentence(told(myCorrection())), ui.words)),
+      E("p", {class: "small"}, _("The game waits until the board matches.")));
   }
 
   function renderAlerts(v, force) {
-    const corrections = (v.board && v.board.corrections) || [];
+    const texts = correctionTexts(v);
     let notice = v.notice;
     if (notice && notice.text === ui.refusal.text && Date.now() - ui.refusal.at < 10000) ui.noticeGone.add(notice.id);
     if (notice && notice.code === "board_mismatch" && !(v.board && v.board.waiting)) notice = null;  // the board matches again
-    if (notice && (ui.noticeGone.has(notice.id) || corrections.includes(notice.text))) notice = null;
-    if (!changed("alerts", corrections, notice, ui.myPutBack, ui.wordsReady) && !force) return;
+    if (notice && (ui.noticeGone.has(notice.id) || texts.includes(notice.text))) notice = null;
+    if (!changed("alerts", corrections(v), notice, ui.myPutBack, ui.wordsReady) && !force) return;
     const items = [];
-    if (corrections.length) {
-      items.push(E("div", {class: "alert big", role: "alert"}, E("div", {class: "alert-title"}, "Put the board right"),
-        corrections.map((text) => E("p", {class: text === ui.myPutBack ? "mine" : ""},
-          text === ui.myPutBack ? E("strong", {}, "Your mover: ") : null, Clue.placeText(text, ui.words))),
-        E("p", {class: "small"}, "The game waits until the board matches.")));
+    if (texts.length) {
+      items.push(E("div", {class: "alert big", role: "alert"}, E("div", {class: "alert-title"}, _("Put the board right")),
+        corrections(v).map((said, i) => E("p", {class: texts[i] === ui.myPutBack ? "mine" : ""},
+          texts[i] === ui.myPutBack ? E("strong", {}, _("Your mover:") + " ") : null, Clue.placeText(told(said), ui.words))),
+        E("p", {class: "small"}, _("The game waits until the board matches."))));
     }
     if (notice) {
       const big = notice.code === "put_back";
       const id = notice.id;
       items.push(E("div", {class: "alert " + (big ? "big" : "info"), role: big ? "alert" : "status"},
-        E("p", {}, sentence(notice.text)),
-        E("button", {type: "button", class: "alert-close", "aria-label": "Dismiss", onclick: () => { ui.noticeGone.add(id); renderAlerts(ui.view, true); }}, "×")));
+        E("p", {}, sentence(told(notice))),
+        E("button", {type: "button", class: "alert-close", "aria-label": _("Dismiss"), onclick: () => { ui.noticeGone.add(id); renderAlerts(ui.view, true); }}, "×")));
       if (!big) setTimeout(() => { ui.noticeGone.add(id); if (ui.view) renderAlerts(ui.view, true); }, 12000);
     }
     Clue.replace($("alerts"), items);
@@ -502,10 +575,10 @@
     const o = opts || {};
     const kind = kindOf(v, card);
     const hl = !o.static && !o.act && notebook.data.hl.includes(card);
-    const labels = {suspect: "Suspect", weapon: "Weapon", room: "Room", other: "Card"};
+    const labels = {suspect: _("Suspect"), weapon: _("Weapon"), room: _("Room"), other: _("Card")};
     const attrs = {class: "card kind-" + kind + (hl ? " hl" : "") + (o.faceUp ? " face-up-card" : "") + (o.act ? " act" : "")};
-    const inner = [E("span", {class: "card-kind"}, labels[kind]), E("span", {class: "card-name"}, card),
-      o.faceUp ? E("span", {class: "card-tag"}, "face up") : null];
+    const inner = [E("span", {class: "card-kind"}, labels[kind]), E("span", {class: "card-name"}, nameOf(card)),
+      o.faceUp ? E("span", {class: "card-tag"}, _("face up")) : null];
     if (o.static) return tint(E("div", attrs, inner), card, kind);
     const onclick = o.onclick || (() => toggleHighlight(card));
     return tint(E("button", {...attrs, type: "button", disabled: o.act && ui.busy, "aria-pressed": o.act ? null : String(hl), onclick}, inner), card, kind);
@@ -522,22 +595,26 @@
     if (!changed("hand", v.hand, v.face_up, v.edition_cards, notebook.key, v.stage) && !force) return;
     const hand = v.hand || [];
     Clue.replace($("hand"), hand.length ? hand.map((c) => cardTile(v, c)) :
-      E("p", {class: "muted"}, v.stage === "setup" ? "Your cards appear here as you scan them." : "You hold no cards."));
+      E("p", {class: "muted"}, v.stage === "setup" ? _("Your cards appear here as you scan them.") : _("You hold no cards.")));
     Clue.replace($("face-up"), (v.face_up || []).map((c) => cardTile(v, c, {faceUp: true, static: true})));
     $("hand-sec").classList.toggle("hidden", !v.stage || v.stage === "idle");
     $("hand-hint").classList.toggle("hidden", !hand.length || v.stage === "setup");
-    $("hand-title").textContent = v.stage === "setup" ? "Cards scanned" : "Your cards";
+    $("hand-title").textContent = v.stage === "setup" ? _("Cards scanned") : _("Your cards");
   }
 
   function renderShown(v) {
     if (!changed("shown", v.shown_to_me, v.seen, v.stage)) return;
     $("shown-sec").classList.toggle("hidden", v.stage !== "playing" && v.stage !== "over");
     const items = [];
-    for (const s of (v.shown_to_me || []).slice().reverse()) items.push(E("li", {}, b(s.by), " showed you ", E("span", {class: "card-chip"}, s.card)));
-    for (const s of (v.seen || []).slice().reverse()) {
-      items.push(E("li", {}, s.from === "aside" ? "Side card " + ((s.index || 0) + 1) + ": " : ["You snooped on ", b(s.from), ": "], E("span", {class: "card-chip"}, s.card)));
+    const chip = (card) => E("span", {class: "card-chip"}, nameOf(card));
+    for (const s of (v.shown_to_me || []).slice().reverse()) {
+      items.push(E("li", {}, ...say(_("{seat} showed you {card}"), {seat: b(nameOf(s.by)), card: chip(s.card)})));
     }
-    Clue.replace($("shown"), items.length ? items : E("li", {class: "muted"}, "Nobody has shown you a card yet."));
+    for (const s of (v.seen || []).slice().reverse()) {
+      items.push(E("li", {}, ...(s.from === "aside" ? say(_("Side card {n}: {card}"), {n: String((s.index || 0) + 1), card: chip(s.card)})
+        : say(_("You snooped on {seat}: {card}"), {seat: b(nameOf(s.from)), card: chip(s.card)}))));
+    }
+    Clue.replace($("shown"), items.length ? items : E("li", {class: "muted"}, _("Nobody has shown you a card yet.")));
   }
 
   function renderLog(v, force) {
@@ -548,7 +625,7 @@
     if (!changed("log", log.length, log[log.length - 1], ui.logAll) && !force) return;
     const lines = log.slice().reverse();
     const shown = ui.logAll ? lines : lines.slice(0, LOG_SHORT);
-    Clue.replace($("log"), shown.map((line) => E("li", {class: line.includes(ME) ? "mine" : ""}, line)));
+    Clue.replace($("log"), shown.map((line) => E("li", {class: line.includes(nameOf(ME)) ? "mine" : ""}, line)));
     $("log-more").hidden = ui.logAll || lines.length <= LOG_SHORT;
   }
 
@@ -559,14 +636,14 @@
     $("notebook-sec").classList.toggle("hidden", !playing || !v.edition_cards);
     if (!playing || !v.edition_cards) return;
     const facts = known(v);
-    const groups = [["Suspects", cards(v).suspects || []], ["Weapons", cards(v).weapons || []], ["Rooms", rooms(v)]];
+    const groups = [[_("Suspects"), cards(v).suspects || []], [_("Weapons"), cards(v).weapons || []], [_("Rooms"), rooms(v)]];
     const open = groups.map(([, list]) => list.filter((c) => !["x", "check"].includes(markOf(c, facts).mark)).length);
-    $("notebook-hint").textContent = open.join(" · ") + " still open";
+    $("notebook-hint").textContent = _("{counts} still open", {counts: open.join(" · ")});
     if (!ui.folds.notebook) return;
     if (!changed("notebook", facts, notebook.key, notebook.data, v.edition_cards, v.seats, v.assistant) && !force) return;
     const others = (v.seats || []).filter((s) => s !== ME);
     Clue.replace($("notebook"), groups.map(([title, list], g) => E("div", {class: "nb-group"},
-      E("h3", {}, title, E("span", {class: "nb-open"}, open[g] + " of " + list.length + " open")),
+      E("h3", {}, title, E("span", {class: "nb-open"}, _("{open} of {count} open", {open: open[g], count: list.length}))),
       list.map((card) => notebookRow(card, facts, others, v.assistant)))));
     const summary = assistantLine(v.assistant);
     if (summary) $("notebook").prepend(summary);
@@ -576,33 +653,45 @@
 
   // The assistant's verdict on the whole envelope, above the notebook.
   function assistantLine(a) {
-    if (!a || a.error) return a && a.error ? E("p", {class: "nb-assist"}, "Assistant: " + a.error) : null;
-    if (a.can_accuse) return E("p", {class: "nb-assist sure"}, "Assistant: you can accuse now: " + a.accusation.join(", ") + ".");
-    if (a.mode === "probabilities") return E("p", {class: "nb-assist"}, "Assistant: likeliest envelope " + a.best_accusation.join(", ") + " (" + pct(a.accuse_chance) + ").");
-    return E("p", {class: "nb-assist"}, "Assistant: what is certain is shown on each card.");
+    if (!a || a.error) return a && a.error ? E("p", {class: "nb-assist"}, _("Assistant: {error}", {error: a.error})) : null;
+    if (a.can_accuse) {
+      return E("p", {class: "nb-assist sure"}, _("Assistant: you can accuse now: {cards}.", {cards: a.accusation.map(nameOf).join(", ")}));
+    }
+    if (a.mode === "probabilities") {
+      return E("p", {class: "nb-assist"}, _("Assistant: likeliest envelope {cards} ({chance}).",
+        {cards: a.best_accusation.map(nameOf).join(", "), chance: pct(a.accuse_chance)}));
+    }
+    return E("p", {class: "nb-assist"}, _("Assistant: what is certain is shown on each card."));
   }
 
   // The assistant's word on one card: where it certainly is, or its chances.
   function assistantHint(a, card) {
     if (!a || a.error) return null;
     const where = a.certain[card];
-    if (where === "envelope") return "assistant: in the envelope!";
+    if (where === "envelope") return _("assistant: in the envelope!");
     if (where) return null;  // already in the card's "why"
     if (a.mode === "probabilities" && a.cards && a.cards[card]) {
       const parts = Object.entries(a.cards[card]).filter(([, p]) => p > 0).sort((x, y) => y[1] - x[1]);
-      return "assistant: " + parts.map(([place, p]) => place + " " + pct(p)).join(" · ");
+      return _("assistant: {chances}", {chances: parts.map(([place, p]) => placeName(place) + " " + pct(p)).join(" · ")});
     }
     const not = (a.impossible[card] || []).filter((place) => place !== ME);
-    return not.length ? "assistant: not " + not.join(", ") : null;
+    return not.length ? _("assistant: not {places}", {places: not.map(placeName).join(", ")}) : null;
+  }
+
+  // Where the assistant puts a card: a seat, the envelope or the cards set aside.
+  function placeName(place) {
+    if (place === "envelope") return _("envelope");
+    if (place === "aside") return _("set aside");
+    return nameOf(place);
   }
 
   function notebookRow(card, facts, others, assistant) {
     const fact = facts[card];
     const {mark, auto} = markOf(card, facts);
     const who = notebook.data.who[card] || (fact && fact.who) || "";
-    const select = E("select", {class: "nb-who", "aria-label": "Who has " + card,
+    const select = E("select", {class: "nb-who", "aria-label": _("Who has {card}", {card: nameOf(card)}),
       onchange: (event) => { notebook.data.who[card] = event.target.value; notebook.save(); }},
-    E("option", {value: ""}, "who?"), others.map((s) => E("option", {value: s}, s)));
+    E("option", {value: ""}, _("who?")), others.map((s) => E("option", {value: s}, nameOf(s))));
     select.value = who;
     const cycle = () => {
       // Past the last mark the card goes back to no manual mark (a known card: the game's ✓).
@@ -613,10 +702,11 @@
       renderDock(ui.view, true);
     };
     return E("div", {class: "nb-row mark-" + (mark || "none") + (auto ? " auto" : "") + (fact && fact.hand ? " held" : "")},
-      E("span", {class: "nb-name"}, card, fact ? E("small", {class: "nb-why"}, fact.why) : null,
+      E("span", {class: "nb-name"}, nameOf(card), fact ? E("small", {class: "nb-why"}, fact.why) : null,
         assistantHint(assistant, card) ? E("small", {class: "nb-why nb-hint"}, assistantHint(assistant, card)) : null),
       select,
-      E("button", {type: "button", class: "nb-mark", onclick: cycle, "aria-label": card + ": " + MARK_WORDS[mark] + ". Tap to change."}, GLYPH[mark]));
+      E("button", {type: "button", class: "nb-mark", onclick: cycle, "data-card": card,
+        "aria-label": _("{card}: {mark}. Tap to change.", {card: nameOf(card), mark: MARK_WORDS[mark]})}, GLYPH[mark]));
   }
 
   // ---- board --------------------------------------------------------------------------------
@@ -626,7 +716,7 @@
   function renderBoard(v) {
     $("board-sec").classList.toggle("hidden", !v.edition);
     const here = (v.position || {})[ME];
-    if (changed("board-hint", here, ui.wordsReady)) Clue.replace($("board-hint"), here ? ["you are ", whereIs(here)] : []);
+    if (changed("board-hint", here, ui.wordsReady)) Clue.replace($("board-hint"), here ? say(_("you are {place}"), {place: whereIs(here)}) : []);
     const mine = v.turn === ME && v.stage === "playing";
     const moving = mine && v.phase === "moving";
     if (moving && ui.movedFor !== v.actions) {  // a new roll: open the board zoomed to tap, my mover in view
@@ -638,7 +728,7 @@
     if (!ui.folds.board || board.failed) return;
     if (typeof ClueBoard === "undefined") {
       board.failed = true;
-      Clue.replace($("board"), E("p", {class: "muted"}, "The board drawing is not available."));
+      Clue.replace($("board"), E("p", {class: "muted"}, _("The board drawing is not available.")));
       return;
     }
     if (board.drawn && board.drawn.edition === v.edition) {
@@ -664,7 +754,7 @@
     }).catch((err) => {
       board.loading = false;
       board.failed = true;
-      Clue.replace($("board"), E("p", {class: "muted"}, "The board could not be drawn: " + err.message));
+      Clue.replace($("board"), E("p", {class: "muted"}, _("The board could not be drawn: {reason}", {reason: err.message})));
     });
   }
 
@@ -683,7 +773,7 @@
     ui.zoom = on;
     $("board-scroll").classList.toggle("zoomed", on);
     $("board-zoom").setAttribute("aria-pressed", String(on));
-    $("board-zoom").textContent = on ? "Whole board" : "Zoom in";
+    $("board-zoom").textContent = on ? _("Whole board") : _("Zoom in");
     const drawn = board.drawn;
     if (drawn && drawn.cell) $("board").style.setProperty("--zoomed-w", Math.ceil(drawn.data.width * TAP / drawn.cell) + "px");
   }
@@ -734,17 +824,30 @@
   $("notebook-clear").addEventListener("click", (event) => {
     const btn = event.currentTarget;
     if (!clearArmed) {
-      btn.textContent = "Tap again to clear";
-      clearArmed = setTimeout(() => { clearArmed = null; btn.textContent = "Clear my marks"; }, 3000);
+      btn.textContent = _("Tap again to clear");
+      clearArmed = setTimeout(() => { clearArmed = null; btn.textContent = _("Clear my marks"); }, 3000);
       return;
     }
     clearTimeout(clearArmed);
     clearArmed = null;
-    btn.textContent = "Clear my marks";
+    btn.textContent = _("Clear my marks");
     notebook.data.marks = {};
     notebook.data.who = {};
     notebook.save();
     if (ui.view) render(ui.view, true);
+  });
+
+  // This phone's own language (a cookie the server keeps), or the table's again: the page reloads in it.
+  $("lang-choice").addEventListener("change", async (event) => {
+    const chooser = event.currentTarget;
+    chooser.disabled = true;
+    try {
+      await Clue.post("/api/seat/language", {locale: chooser.value || null});
+      location.replace("/seat");
+    } catch (err) {
+      chooser.disabled = false;
+      Clue.toast(sentence(err.message), "error");
+    }
   });
 
   // Keep the page's last lines clear of the dock, whatever its height.
