@@ -132,7 +132,8 @@ def check_corners(corners: Sequence[Sequence[float]], size: tuple[int, int]) -> 
     points: list[Point] = []
     for name, (x, y) in zip(names, corners):
         if not (math.isfinite(x) and math.isfinite(y)) or not (0 <= x <= size[0] and 0 <= y <= size[1]):
-            raise PhotoError(f"The {name} corner ({x:g}, {y:g}) is outside the photo ({size[0]} x {size[1]} pixels).")
+            raise PhotoError("The {corner} corner ({x}, {y}) is outside the photo ({width} x {height} pixels).",
+                             corner=name, x=f"{x:g}", y=f"{y:g}", width=size[0], height=size[1])
         points.append((float(x), float(y)))
     # With y pointing down, going round clockwise turns right at every corner: every cross product > 0.
     for n in range(4):

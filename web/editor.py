@@ -42,6 +42,7 @@ from companion.rules.user_editions import (
 
 from .guard import ApiError, json_body
 from .host import require_host
+from .language import told
 
 blueprint = Blueprint("editor", __name__)
 MAX_DOCUMENT = 256 * 1024  # bytes of a JSON body: a 40 x 40 map with 90 named cards is under 16 KiB
@@ -76,7 +77,7 @@ def blank() -> Response:
     try:
         return jsonify(blank_document(base, width, height, fill))
     except BadInput as err:
-        raise ApiError(400, "bad_field", str(err)) from None
+        raise ApiError(400, "bad_field", told(err)) from None
 
 
 @blueprint.post("/api/host/editor/check")
@@ -93,9 +94,9 @@ def save() -> Response | tuple[Response, int]:
     try:
         files = files_of(document)
     except DocumentError as err:
-        return _refused(str(err), [problem.as_dict() for problem in err.problems])
+        return _refused(told(err), [problem.as_dict() for problem in err.problems])
     except ClueError as err:
-        return _refused(str(err), [])
+        return _refused(told(err), [])
     return _saved(files.id, save_files_or_fail(files))
 
 
@@ -106,7 +107,7 @@ def export(edition_id: str) -> Response:
     try:
         text = export_text(found)
     except ClueError as err:
-        raise ApiError(400, "bad_edition", str(err)) from None
+        raise ApiError(400, "bad_edition", told(err)) from None
     response = Response(text, mimetype="application/toml")
     response.headers["Content-Disposition"] = f'attachment; filename="{found.id}.edition.toml"'
     return response
@@ -129,7 +130,7 @@ def import_file() -> Response | tuple[Response, int]:
     try:
         files = import_text(text)
     except ClueError as err:
-        return _refused(str(err), [])
+        return _refused(told(err), [])
     return _saved(files.id, save_files_or_fail(files))
 
 
@@ -137,9 +138,9 @@ def save_files_or_fail(files: EditionFiles) -> Path:
     try:
         return save_files(editions_folder(), files)
     except SaveError as err:
-        raise ApiError(500, "cannot_save", str(err)) from None
+        raise ApiError(500, "cannot_save", told(err)) from None
     except BadInput as err:
-        raise ApiError(400, "bad_document", str(err)) from None
+        raise ApiError(400, "bad_document", told(err)) from None
 
 
 def editions_folder() -> Path:
@@ -168,13 +169,13 @@ def _edition(edition_id: str) -> Edition:
     try:
         return load_edition(edition_id)
     except BadInput:
-        raise ApiError(404, "unknown_edition", f"There is no edition {edition_id!r}.") from None
+        raise ApiError(404, "unknown_edition", "There is no edition {edition!r}.", edition=edition_id) from None
     except ClueError as err:
-        raise ApiError(400, "bad_edition", str(err)) from None
+        raise ApiError(400, "bad_edition", told(err)) from None
 
 
 def _size(name: str) -> int:
     value = request.args.get(name, "")
     if not value.isdigit() or not 1 <= int(value) <= MAX_SIDE:
-        raise ApiError(400, "bad_field", f"{name} must be a whole number from 1 to {MAX_SIDE}.")
+        raise ApiError(400, "bad_field", "{name} must be a whole number from 1 to {most}.", name=name, most=MAX_SIDE)
     return int(value)

@@ -9,22 +9,30 @@ from flask import Blueprint, Response, jsonify, render_template, request, sessio
 
 from companion.deduction.assistant import MODES as ASSISTANT_MODES
 from companion.deduction.assistant import check_mode
+from companion.language.locales import LOCALES
 from companion.rules.edition import load_edition
 from companion.rules.errors import BadInput
+from companion.rules.spelling import spelled
 from companion.rules.user_editions import list_editions
-from companion.table.commands import EndGame, NewGame, Resume, StartGame
+from companion.table.commands import Configure, EndGame, NewGame, Resume, StartGame
 from companion.table.enrolment import pieces_of
+from companion.table.house import MAX_NAME
 from companion.table.pairing import JOIN_PATH
 from companion.table.table import Table
 
 from .context import WebContext, context
 from .guard import ApiError, client_address, csrf_token, json_body, pin_problem
+from .language import COOKIE as LOCALE_COOKIE
 from .outcomes import answer
 
 blueprint = Blueprint("host", __name__)
 DEALS = ("virtual", "physical")
 DICE = ("companion", "physical")
 MAX_SEATS = 10
+# Each locale in its own words (a host who reads only German finds "Deutsch"): these are never translated.
+LOCALE_NAMES = {"en-US": "English (US)", "en-GB": "English (UK) — Cluedo names", "de-DE": "Deutsch (Deutschland)",
+                "de-CH": "Deutsch (Schweiz)", "fr-FR": "Français (France)", "fr-CH": "Français (Suisse)",
+                "es-ES": "Español (España)", "nb-NO": "Norsk bokmål — norske kortnavn, engelsk tekst"}
 
 
 def is_host() -> bool:
@@ -72,6 +80,8 @@ def host_view() -> Response:
     base = web.pairing.base_url or request.host_url.rstrip("/")
     overview = web.inspect(lambda table: _overview(web, table, base))
     overview["board"] = board_status(web, overview["link"], overview.pop("link_reason"))
+    # Whether this host browser chose a language of its own; if not, its page follows the table's.
+    overview["own_locale"] = bool(request.args.get("lang") or request.cookies.get(LOCALE_COOKIE))
     return jsonify(overview)
 
 
@@ -106,6 +116,8 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
                                                                       border=2)})
     store = table.store
     return {
+        "house": table.house.as_dict(), "locales": [{"tag": tag, "name": LOCALE_NAMES.get(tag, tag)} for tag in LOCALES],
+        "cards": _cards(edition, table.house.locale), "house_name_most": MAX_NAME,
         "stage": table.stage, "game_id": table.game_id, "edition": edition,
         "phase": view.get("phase"), "turn": view.get("turn"), "problems": view.get("problems", []),
         "ready": view.get("ready"), "settings": dict(table.settings), "link": table.board.link,
@@ -116,6 +128,16 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
         "editions": [_edition(entry.id, entry.source) for entry in list_editions() if entry.problem is None],
         "store": store is not None,
     }
+
+
+def _cards(edition_id: str | None, locale: str) -> dict[str, list[dict[str, str]]] | None:
+    """The cards the host may give house names: identity and the locale's own spelling, by kind (None: no game)."""
+    if not edition_id:
+        return None
+    deck = load_edition(edition_id).deck
+    shown = spelled(edition_id, locale)  # without house names: the placeholder the name replaces
+    return {kind: [{"card": card, "spelled": shown.get(card, card)} for card in cards]
+            for kind, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms))}
 
 
 def _summary(game: Any) -> dict[str, Any]:
@@ -144,35 +166,39 @@ def _edition(name: str, source: str) -> dict[str, Any]:
 def new_game() -> tuple[Response, int]:
     web = require_host()
     body = json_body({"edition": str, "seats": list, "deal": str, "dice": str, "seed": int, "variant": str,
-                      "bonus_cards": bool, "assistant": str, "bots": dict, "keep_phones": bool}, ("edition", "seats"))
+                      "bonus_cards": bool, "assistant": str, "bots": dict, "keep_phones": bool,
+                      "speech": bool}, ("edition", "seats"))
     seats = body["seats"]
     if not seats or len(seats) > MAX_SEATS or not all(isinstance(s, str) and 0 < len(s.strip()) <= 64 for s in seats):
-        raise ApiError(400, "bad_field", f"seats must be a list of 1 to {MAX_SEATS} suspect names.")
+        raise ApiError(400, "bad_field", "seats must be a list of 1 to {most} suspect names.", most=MAX_SEATS)
     if len(set(seats)) != len(seats):
         raise ApiError(400, "bad_field", "A suspect can only sit once.")
     deal, dice = body.get("deal") or "virtual", body.get("dice") or "companion"
     if deal not in DEALS or dice not in DICE:
-        raise ApiError(400, "bad_field", f"deal must be one of {', '.join(DEALS)}; dice one of {', '.join(DICE)}.")
+        raise ApiError(400, "bad_field", "deal must be one of {deals}; dice one of {dice}.", deals=", ".join(DEALS),
+                       dice=", ".join(DICE))
     assistant = body.get("assistant") or "off"
     try:
         assistant = check_mode(assistant)
     except BadInput:
-        raise ApiError(400, "bad_field", f"assistant must be one of {', '.join(ASSISTANT_MODES)}.") from None
+        raise ApiError(400, "bad_field", "assistant must be one of {modes}.", modes=", ".join(ASSISTANT_MODES)) from None
     bots = tuple((body.get("bots") or {}).items())
     if not all(isinstance(seat, str) and isinstance(level, str) and seat in seats for seat, level in bots):
         raise ApiError(400, "bad_field", "bots must map seated suspects to a level.")
     bonus_cards = body.get("bonus_cards", True)  # False: the bonus deck stays in the box ("original CLUE")
     seed = body.get("seed")
+    speech = bool(body.get("speech"))
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise ApiError(400, "bad_field", "seed must be a whole number from 0.")
     if web.rig is not None:  # the rig also lays out the mock board and opens the seats' handhelds
         outcome = web.rig_call(lambda rig: rig.new_game(body["edition"], seats, deal=deal, dice=dice, seed=seed,
                                                         variant=body.get("variant"), bonus_cards=bonus_cards,
-                                                        assistant=assistant, bots=bots))
+                                                        assistant=assistant, bots=bots, speech=speech))
     else:
         outcome = web.call(NewGame(body["edition"], tuple(seats), deal=deal, dice=dice, seed=seed,
                                    variant=body.get("variant"), bonus_cards=bonus_cards, assistant=assistant,
-                                   bots=bots))
+                                   bots=bots, speech=speech))
+    web.forget_house()  # a new game sets speech
     if outcome.ok:  # new players: every seat gets a fresh join URL (kept, they follow the lobby into play)
         web.inspect(lambda table: web.new_players(table.seats(), keep=bool(body.get("keep_phones"))))
     return answer(outcome)
@@ -216,7 +242,7 @@ def revoke() -> Response:
     web = require_host()
     seat = json_body({"seat": str}, ("seat",))["seat"]
     if seat not in web.seats():
-        raise ApiError(409, "unknown_seat", f"{seat!r} is not seated at this table.")
+        raise ApiError(409, "unknown_seat", "{seat!r} is not seated at this table.", seat=seat)
     web.inspect(lambda table: web.pairing.revoke(seat))
     return jsonify({"ok": True})
 
@@ -227,7 +253,7 @@ def kick() -> Response:
     web = require_host()
     body = json_body({"seat": str, "phone": str}, ("seat", "phone"))
     if not web.inspect(lambda table: web.pairing.kick(body["seat"], body["phone"])):
-        raise ApiError(409, "unknown_phone", f"No such phone holds {body['seat']!r}.")
+        raise ApiError(409, "unknown_phone", "No such phone holds {seat!r}.", seat=body["seat"])
     return jsonify({"ok": True})
 
 
@@ -242,3 +268,17 @@ def settings() -> Response:
         web.set_pin(pin)  # every other host browser is logged out
         session["host"] = web.hosts.open()
     return jsonify({"ok": True})
+
+
+@blueprint.post("/api/host/house")
+def house() -> tuple[Response, int]:
+    """The table's locale, its house names for cards (identity -> name) and speech, any of them."""
+    web = require_host()
+    body = json_body({"locale": str, "house_names": dict, "speech": bool})
+    if all(body.get(name) is None for name in ("locale", "house_names", "speech")):
+        raise ApiError(400, "bad_field", "Send locale, house_names or speech.")
+    # companion.table.house checks each name (a card of the game's edition, at most MAX_NAME characters)
+    outcome = web.call(Configure(locale=body.get("locale"), house_names=body.get("house_names"),
+                                 speech=body.get("speech")))
+    web.forget_house()
+    return answer(outcome)

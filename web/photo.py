@@ -24,6 +24,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from .board_photo import PhotoError, check_corners, dewarp, trace
 from .guard import ApiError
 from .host import require_host
+from .language import told
 
 blueprint = Blueprint("photo", __name__)
 MAX_PHOTO_BODY = 8 * 1024 * 1024  # the JSON body, base64 photo included
@@ -47,7 +48,7 @@ def trace_photo() -> Response:
         rectified = dewarp(photo, corners, width, height, cell)
         rows = trace(rectified, width, height)
     except PhotoError as err:
-        raise ApiError(400, err.code, str(err)) from None
+        raise ApiError(400, err.code, told(err)) from None
     return jsonify({"rows": rows, "warped": png_data_url(rectified)})
 
 
@@ -60,10 +61,11 @@ def _body() -> dict[str, Any]:
     fields = ("image", "corners", "width", "height")
     unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise ApiError(400, "bad_field", f"Unknown field {unknown[0][:30]!r}; expected {', '.join(fields)}.")
+        raise ApiError(400, "bad_field", "Unknown field {name!r}; expected {expected}.", name=unknown[0][:30],
+                       expected=", ".join(fields))
     missing = [name for name in fields if data.get(name) is None]
     if missing:
-        raise ApiError(400, "bad_field", f"The field {missing[0]!r} is missing.")
+        raise ApiError(400, "bad_field", "The field {name!r} is missing.", name=missing[0])
     if not isinstance(data["image"], str):
         raise ApiError(400, "bad_field", "The field 'image' must be a data URL (data:image/jpeg;base64,...).")
     return data
@@ -72,7 +74,8 @@ def _body() -> dict[str, Any]:
 def _grid_size(body: dict[str, Any], name: str) -> int:
     value = body[name]
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GRID:
-        raise ApiError(400, "bad_field", f"The field {name!r} must be a whole number of squares from 1 to {MAX_GRID}.")
+        raise ApiError(400, "bad_field", "The field {name!r} must be a whole number of squares from 1 to {most}.",
+                       name=name, most=MAX_GRID)
     return value
 
 
@@ -108,8 +111,8 @@ def read_photo(data_url: str) -> Image.Image:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(BytesIO(data), formats=FORMATS)
             if image.width > MAX_SIDE or image.height > MAX_SIDE:
-                raise PhotoError(f"The photo is {image.width} x {image.height} pixels; "
-                                 f"at most {MAX_SIDE} x {MAX_SIDE}.")
+                raise PhotoError("The photo is {width} x {height} pixels; at most {most} x {most}.",
+                                 width=image.width, height=image.height, most=MAX_SIDE)
             image.load()
             # The page showed the photo turned as its EXIF says, so the corners are in that frame.
             upright = ImageOps.exif_transpose(image)

@@ -10,11 +10,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
+from companion.language import N_, say
 from companion.rules.errors import ClueError
 
 from .context import WebContext, context
 from .guard import ApiError, csrf_token, json_body
 from .host import is_host
+from .language import page_locale, told
 
 blueprint = Blueprint("sim", __name__)
 BUTTONS = ("up", "down", "ok", "back")
@@ -56,7 +58,7 @@ def oled(number: int) -> Response:
     web = require_sim()
     seats = web.seats()
     if not 1 <= number <= len(seats) or seats[number - 1] not in web.rig.handhelds:
-        raise ApiError(404, "not_found", f"Seat {number} has no handheld.")
+        raise ApiError(404, "not_found", "Seat {number} has no handheld.", number=number)
     image = web.rig.handhelds[seats[number - 1]].image()
     image = image.convert("RGB").resize((image.width * OLED_SCALE, image.height * OLED_SCALE), 0)
     buffer = io.BytesIO()
@@ -72,8 +74,9 @@ def move() -> Response:
     if sensed:
         return jsonify({"ok": True, "sensed": True})
     return jsonify({"ok": True, "sensed": False,
-                    "message": f"No reader lies under {body['place']}: the piece was lifted off the board's "
-                               "readers, and the companion senses nothing there."})
+                    "message": say(page_locale().language, N_("No reader lies under {place}: the piece was lifted off "
+                                                                   "the board's readers, and the companion senses nothing "
+                                                                   "there."), place=body["place"])})
 
 
 @blueprint.post("/api/sim/tap")
@@ -82,7 +85,7 @@ def tap() -> Response:
     body = json_body({"card": str, "seat": (str, int)}, ("card", "seat"))
     seat = body["seat"]
     if isinstance(seat, int) and not 0 <= seat <= len(web.seats()):
-        raise ApiError(400, "bad_field", f"seat must be 0 (the centre) to {len(web.seats())}.")
+        raise ApiError(400, "bad_field", "seat must be 0 (the centre) to {most}.", most=len(web.seats()))
     _drive(web, lambda rig: rig.tap(body["card"], seat))
     return jsonify({"ok": True})
 
@@ -92,7 +95,7 @@ def press() -> Response:
     web = require_sim()
     body = json_body({"seat": str, "button": str}, ("seat", "button"))
     if body["button"] not in BUTTONS:
-        raise ApiError(400, "bad_field", f"button must be one of {', '.join(BUTTONS)}.")
+        raise ApiError(400, "bad_field", "button must be one of {buttons}.", buttons=", ".join(BUTTONS))
     _drive(web, lambda rig: rig.press(body["seat"], body["button"]))
     return jsonify({"ok": True})
 
@@ -102,4 +105,4 @@ def _drive(web: WebContext, work: Any) -> Any:
         try:
             return work(web.rig)
         except ClueError as err:
-            raise ApiError(409, err.code, str(err)) from None
+            raise ApiError(409, err.code, told(err)) from None

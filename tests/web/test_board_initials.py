@@ -58,7 +58,7 @@ def test_every_mover_has_its_own_two_letters_a_name_and_readable_ink(browser: An
     position = session.table.view(None)["position"]
     for mover in shown:
         assert mover["role"] == "img"
-        assert mover["label"].startswith(f"{mover['name']} ({mover['letters']}), ")
+        assert mover["label"].startswith(f"{mover['letters']}: {mover['name']}, ")
         assert mover["label"] == mover["title"]
         assert position[mover["name"]] in mover["label"]  # the start squares: "... start square (h25)"
         assert mover["contrast"] >= 4.5, mover

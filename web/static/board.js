@@ -284,7 +284,8 @@ const ClueBoard = (() => {
         const code = letters[token.name] || initials(shown);
         const text = node.querySelector(".cb-initials");
         if (text.textContent !== code) text.textContent = code;
-        said = Clue._("{name} ({initials}), {place}", {name: shown, initials: code, place: where});
+        // The initials first: a clickable mover's name must start with what it shows (axe: label-content-name-mismatch).
+        said = Clue._("{initials}: {name}, {place}", {name: shown, initials: code, place: where});
         if (token.name === view.turn) said += " \u2014 " + Clue._("on turn");
       } else {
         if (node._shown !== shown) { node._shown = shown; node._label(CHIP_CHARS[0]); }

@@ -6,7 +6,7 @@
 // Names go into the page as text only (Clue.el / textContent), never as markup.
 "use strict";
 (() => {
-  const {el, replace, toast, busy, post, getJSON} = Clue;
+  const {el, replace, toast, busy, post, getJSON, _} = Clue;
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
   const API = "/api/host/editor";
@@ -16,8 +16,13 @@
   const MAX_SIDE = 40;
   const DIGITS = "1234567890";
   const MARK_GLYPHS = {snoop: "◉", bonus: "★", question: "?"};
-  const CATEGORIES = [["suspects", "Suspects", "suspect"], ["weapons", "Weapons", "weapon"], ["rooms", "Rooms", "room"]];
-  const SOURCES = {yours: "yours", correction: "your correction"};
+  // Each category: its key, title, the "add" button, an input's name ({number}) and a new card's name ({number}).
+  const CATEGORIES = [
+    ["suspects", _("Suspects"), _("Add a suspect"), _("suspect {number}"), _("New suspect {number}")],
+    ["weapons", _("Weapons"), _("Add a weapon"), _("weapon {number}"), _("New weapon {number}")],
+    ["rooms", _("Rooms"), _("Add a room"), _("room {number}"), _("New room {number}")],
+  ];
+  const SOURCES = {yours: _("yours"), correction: _("your correction")};
   const TERRAIN = ["hallway", "void", "room", "door", "start", "mark"];
 
   const state = {
@@ -81,7 +86,7 @@
   const walkable = (ch) => ["hallway", "start", "mark", "spot"].includes(kindOf(ch));
 
   function squareName(r, c) {
-    return Clue.squareName(r, c) || "col " + (c + 1) + " row " + (r + 1);
+    return Clue.squareName(r, c) || _("col {column} row {row}", {column: c + 1, row: r + 1});
   }
 
   // ---- undo and redo -------------------------------------------------------------------------
@@ -221,8 +226,8 @@
     event.preventDefault();
     if (state.tool === "passage" || state.tool === "join") { pickRoom(cell); return; }
     if (TERRAIN.includes(state.tool) && paintChar(cell[0], cell[1]) === null) {
-      toast(state.tool === "mark" ? "The base edition has no special spaces." :
-        state.tool === "start" ? "Add a suspect card first." : "Add a room first (Rooms, on the side).", "error");
+      toast(state.tool === "mark" ? _("The base edition has no special spaces.") :
+        state.tool === "start" ? _("Add a suspect card first.") : _("Add a room first (Rooms, on the side)."), "error");
       return;
     }
     $("grid").setPointerCapture(event.pointerId);
@@ -258,7 +263,7 @@
   function pickRoom(cell) {
     const ch = at(cell[0], cell[1]);
     const kind = kindOf(ch);
-    if (kind !== "room" && kind !== "door") { toast("Tap a room.", "error"); return; }
+    if (kind !== "room" && kind !== "door") { toast(_("Tap a room."), "error"); return; }
     const name = state.doc.map.rooms[ch.toUpperCase()];
     if (!state.pick || state.pick === name) {
       state.pick = state.pick === name ? null : name;
@@ -412,16 +417,17 @@
     const ch = at(cell[0], cell[1]);
     const kind = kindOf(ch);
     const map = state.doc.map;
-    const what = {hallway: "hallway", void: "not part of the board", other: "unknown character " + ch,
-      room: map.rooms[ch], door: map.rooms[ch.toUpperCase()] + " (door)",
-      start: "start of " + (map.starts[ch] || "nobody yet"), mark: map.marks[ch] + " space", spot: map.spots[ch]}[kind];
+    const what = {hallway: _("hallway"), void: _("not part of the board"), other: _("unknown character {char}", {char: ch}),
+      room: map.rooms[ch], door: _("{room} (door)", {room: map.rooms[ch.toUpperCase()]}),
+      start: map.starts[ch] ? _("start of {suspect}", {suspect: map.starts[ch]}) : _("start of nobody yet"),
+      mark: _("{kind} space", {kind: map.marks[ch]}), spot: map.spots[ch]}[kind];
     box.textContent = squareName(cell[0], cell[1]) + ": " + what;
   }
 
   // ---- tools ---------------------------------------------------------------------------------
 
-  const TOOL_NAMES = {hallway: "Hallway", void: "Void", room: "Room", door: "Door", start: "Start",
-    passage: "Passage", join: "Join rooms"};
+  const TOOL_NAMES = {hallway: _("Hallway"), void: _("Void"), room: _("Room"), door: _("Door"), start: _("Start"),
+    passage: _("Passage"), join: _("Join rooms")};
 
   function renderTools() {
     const marks = Object.entries(state.doc ? state.doc.map.marks : {});
@@ -430,7 +436,7 @@
     replace($("tools"), tools.map((tool) => el("button", {type: "button", "data-tool": tool,
       class: "tool tool-" + tool, "aria-pressed": String(state.tool === tool),
       onclick: () => { state.tool = tool; state.pick = null; renderTools(); renderOptions(); renderOverlay(); }},
-    tool === "mark" ? "Special space" : TOOL_NAMES[tool])));
+    tool === "mark" ? _("Special space") : TOOL_NAMES[tool])));
     for (const button of $("modes").querySelectorAll("button")) {
       button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
     }
@@ -448,20 +454,20 @@
     const map = state.doc.map;
     const rooms = Object.entries(map.rooms).map(([letter, name]) => [letter, letter + " · " + name]);
     const parts = {
-      room: () => rooms.length ? optionSelect("opt-room", "Room", rooms, state.room, (v) => { state.room = v; renderSide(true); })
-        : el("span", {class: "muted"}, "Add a room on the side first."),
-      door: () => [...(rooms.length ? optionSelect("opt-room", "Door of", rooms, state.room, (v) => { state.room = v; })
-        : []), el("span", {class: "muted"}, "Tap a room's edge square; its bar shows the side it opens.")],
-      start: () => optionSelect("opt-suspect", "Start of", state.doc.cards.suspects.map((s) => [s, s]), state.suspect,
+      room: () => rooms.length ? optionSelect("opt-room", _("Room"), rooms, state.room, (v) => { state.room = v; renderSide(true); })
+        : el("span", {class: "muted"}, _("Add a room on the side first.")),
+      door: () => [...(rooms.length ? optionSelect("opt-room", _("Door of"), rooms, state.room, (v) => { state.room = v; })
+        : []), el("span", {class: "muted"}, _("Tap a room's edge square; its bar shows the side it opens."))],
+      start: () => optionSelect("opt-suspect", _("Start of"), state.doc.cards.suspects.map((s) => [s, s]), state.suspect,
         (v) => { state.suspect = v; }),
-      mark: () => optionSelect("opt-mark", "Space", Object.entries(map.marks).map(([ch, kind]) => [ch, kind + " (" + ch + ")"]),
+      mark: () => optionSelect("opt-mark", _("Space"), Object.entries(map.marks).map(([ch, kind]) => [ch, kind + " (" + ch + ")"]),
         state.mark, (v) => { state.mark = v; }),
-      passage: () => el("span", {class: "muted"}, state.pick ? `From ${state.pick}: now tap the other room.` :
-        "Tap one room, then the other (again to remove)."),
-      join: () => el("span", {class: "muted"}, state.pick ? `From ${state.pick}: now tap the room it joins.` :
-        "Tap one room, then the room it joins (again to remove)."),
+      passage: () => el("span", {class: "muted"}, state.pick ? _("From {room}: now tap the other room.", {room: state.pick}) :
+        _("Tap one room, then the other (again to remove).")),
+      join: () => el("span", {class: "muted"}, state.pick ? _("From {room}: now tap the room it joins.", {room: state.pick}) :
+        _("Tap one room, then the room it joins (again to remove).")),
     }[state.tool];
-    replace(box, parts ? parts() : el("span", {class: "muted"}, "Tap or drag to paint; Box paints a rectangle, Fill a whole area."));
+    replace(box, parts ? parts() : el("span", {class: "muted"}, _("Tap or drag to paint; Box paints a rectangle, Fill a whole area.")));
   }
 
   // ---- the side panels: rooms, starts, passages ------------------------------------------------
@@ -485,14 +491,14 @@
     keepFocus($("rooms"), () => replace($("rooms"), Object.entries(map.rooms).map(([letter, name]) =>
       el("li", {class: "row" + (letter === state.room ? " chosen" : "")},
         el("button", {type: "button", class: "swatch", style: `background: hsl(${roomHue(letter)} 55% 80%)`,
-          "aria-label": `Paint ${name}`, "aria-pressed": String(letter === state.room),
+          "aria-label": _("Paint {room}", {room: name}), "aria-pressed": String(letter === state.room),
           onclick: () => { state.room = letter; if (state.tool !== "door") state.tool = "room"; renderTools(); renderOptions(); renderSide(true); }},
         letter),
-        el("input", {value: name, maxlength: 64, "aria-label": `Name of room ${letter}`, "data-focus": "room-" + letter,
+        el("input", {value: name, maxlength: 64, "aria-label": _("Name of room {letter}", {letter}), "data-focus": "room-" + letter,
           onchange: (event) => renameRoom(letter, event.target.value)}),
         el("span", {class: "badge" + (state.doc.cards.rooms.includes(name) ? " good" : "")},
-          state.doc.cards.rooms.includes(name) ? "card" : "no card"),
-        el("button", {type: "button", class: "subtle-danger icon", "aria-label": `Remove room ${name}`,
+          state.doc.cards.rooms.includes(name) ? _("card") : _("no card")),
+        el("button", {type: "button", class: "subtle-danger icon", "aria-label": _("Remove room {room}", {room: name}),
           onclick: () => removeRoom(letter)}, "✕")))));
     const onMap = new Set(Object.values(map.rooms));
     replace($("room-choices"), state.doc.cards.rooms.filter((name) => !onMap.has(name)).map((name) => el("option", {value: name})));
@@ -500,17 +506,17 @@
     const text = map.rows.join("");
     replace($("starts"), Object.entries(map.starts).map(([digit, suspect]) => el("li", {class: "row"},
       el("span", {class: "swatch start"}, digit),
-      el("span", {class: "grow"}, "Start of " + suspect + (text.includes(digit) ? "" : " (not on the map yet)")),
-      el("button", {type: "button", class: "subtle-danger icon", "aria-label": `Remove ${suspect}'s start`,
+      el("span", {class: "grow"}, text.includes(digit) ? _("Start of {suspect}", {suspect}) : _("Start of {suspect} (not on the map yet)", {suspect})),
+      el("button", {type: "button", class: "subtle-danger icon", "aria-label": _("Remove {suspect}'s start", {suspect}),
         onclick: () => change((doc) => { removeStart(doc, digit); })}, "✕"))));
-    replace($("links"), [["passages", "Secret passage"], ["joins", "Joined"]].flatMap(([key, word]) =>
+    replace($("links"), [["passages", _("Secret passage")], ["joins", _("Joined")]].flatMap(([key, word]) =>
       map[key].map(([a, b], index) => el("li", {class: "row"},
         el("span", {class: "swatch link-" + key}, key === "passages" ? "⇢" : "="),
         el("span", {class: "grow"}, `${word}: ${a} – ${b}`),
-        el("button", {type: "button", class: "subtle-danger icon", "aria-label": `Remove ${word} ${a} – ${b}`,
+        el("button", {type: "button", class: "subtle-danger icon", "aria-label": _("Remove {what} {first} – {second}", {what: word, first: a, second: b}),
           onclick: () => change((doc) => { doc.map[key].splice(index, 1); })}, "✕")))));
     if (!Object.keys(map.starts).length && !map.passages.length && !map.joins.length) {
-      replace($("links"), el("li", {class: "muted"}, "None yet: use the Start, Passage and Join tools."));
+      replace($("links"), el("li", {class: "muted"}, _("None yet: use the Start, Passage and Join tools.")));
     }
   }
 
@@ -532,10 +538,10 @@
     const letter = ($("room-letter").value.trim() || freeLetter() || "").toUpperCase();
     const name = $("room-name").value.trim();
     const map = state.doc.map;
-    if (!/^[A-Z]$/.test(letter)) { toast("A room's letter is one letter, A to Z.", "error"); return; }
-    if (map.rooms[letter]) { toast(`${letter} is already ${map.rooms[letter]}.`, "error"); return; }
-    if (!name) { toast("Give the room a name.", "error"); $("room-name").focus(); return; }
-    if (Object.values(map.rooms).includes(name)) { toast(`${name} is already on the map.`, "error"); return; }
+    if (!/^[A-Z]$/.test(letter)) { toast(_("A room's letter is one letter, A to Z."), "error"); return; }
+    if (map.rooms[letter]) { toast(_("{letter} is already {room}.", {letter, room: map.rooms[letter]}), "error"); return; }
+    if (!name) { toast(_("Give the room a name."), "error"); $("room-name").focus(); return; }
+    if (Object.values(map.rooms).includes(name)) { toast(_("{room} is already on the map.", {room: name}), "error"); return; }
     change((doc) => {
       doc.map.rooms[letter] = name;
       if (state.roomCard && !doc.cards.rooms.includes(name)) doc.cards.rooms.push(name);
@@ -553,7 +559,7 @@
     const name = value.trim();
     const old = state.doc.map.rooms[letter];
     if (!name || name === old) { renderSide(true); return; }
-    if (Object.values(state.doc.map.rooms).includes(name)) { toast(`${name} is already on the map.`, "error"); renderSide(true); return; }
+    if (Object.values(state.doc.map.rooms).includes(name)) { toast(_("{room} is already on the map.", {room: name}), "error"); renderSide(true); return; }
     change((doc) => { doc.map.rooms[letter] = name; renameEverywhere(doc, "rooms", old, name); });
   }
 
@@ -600,7 +606,7 @@
     if (state.saved) {
       exportLink.href = `${API}/export/${encodeURIComponent(state.saved)}`;
       exportLink.setAttribute("download", state.saved + ".toml");
-      exportLink.textContent = "Export " + state.saved;
+      exportLink.textContent = _("Export {edition}", {edition: state.saved});
     }
     $("save-button").disabled = false;
     renderCards();
@@ -618,32 +624,32 @@
     const key = JSON.stringify([doc.cards, doc.colours, doc.labels]);
     if (key === state.cardsKey) return;
     state.cardsKey = key;
-    keepFocus($("cards"), () => replace($("cards"), CATEGORIES.map(([category, title, word]) =>
+    keepFocus($("cards"), () => replace($("cards"), CATEGORIES.map(([category, title, adding, inputName, newName]) =>
       el("fieldset", {class: "card-list", id: "cards-" + category},
-        el("legend", {}, `${title} (${doc.cards[category].length})`),
+        el("legend", {}, _("{title} ({count})", {title, count: doc.cards[category].length})),
         el("ul", {class: "rows"}, doc.cards[category].map((name, index) => el("li", {class: "row"},
-          el("input", {value: name, maxlength: 64, class: "grow card-name", "aria-label": `${word} ${index + 1}`,
+          el("input", {value: name, maxlength: 64, class: "grow card-name", "aria-label": inputName.replace("{number}", index + 1),
             "data-focus": `${category}-${index}-name`, onchange: (event) => renameCard(category, name, event.target.value)}),
-          el("input", {type: "color", value: doc.colours[name] || defaultColour(name), "aria-label": `Colour of ${name}`,
+          el("input", {type: "color", value: doc.colours[name] || defaultColour(name), "aria-label": _("Colour of {card}", {card: name}),
             "data-focus": `${category}-${index}-colour`,
             onchange: (event) => change((d) => { d.colours[name] = event.target.value; })}),
-          el("input", {value: doc.labels[name] || "", maxlength: 4, class: "short", placeholder: "label",
-            "aria-label": `Short label of ${name}`, "data-focus": `${category}-${index}-label`,
+          el("input", {value: doc.labels[name] || "", maxlength: 4, class: "short", placeholder: _("label"),
+            "aria-label": _("Short label of {card}", {card: name}), "data-focus": `${category}-${index}-label`,
             onchange: (event) => change((d) => {
               const label = event.target.value.trim();
               if (label) d.labels[name] = label; else delete d.labels[name];
             })}),
-          el("button", {type: "button", class: "subtle-danger icon", "aria-label": `Remove ${name}`,
+          el("button", {type: "button", class: "subtle-danger icon", "aria-label": _("Remove {card}", {card: name}),
             onclick: () => removeCard(category, name)}, "✕")))),
         el("button", {type: "button", class: "add-card", "data-category": category,
-          onclick: () => addCard(category, word)}, "Add a " + word)))));
+          onclick: () => addCard(category, newName)}, adding)))));
   }
 
   function renameCard(category, old, value) {
     const name = value.trim();
     if (!name || name === old) { state.cardsKey = ""; renderCards(); return; }
     if (state.doc.cards[category].includes(name)) {
-      toast(`There is already a ${category.slice(0, -1)} called ${name}.`, "error");
+      toast(_("There is already a card called {card}.", {card: name}), "error");
       state.cardsKey = "";
       renderCards();
       return;
@@ -651,11 +657,11 @@
     change((doc) => renameEverywhere(doc, category, old, name));
   }
 
-  function addCard(category, word) {
+  function addCard(category, newName) {
     const cards = state.doc.cards[category];
     let n = cards.length + 1;
-    while (cards.includes(`New ${word} ${n}`)) n += 1;
-    change((doc) => { doc.cards[category].push(`New ${word} ${n}`); });
+    while (cards.includes(newName.replace("{number}", n))) n += 1;
+    change((doc) => { doc.cards[category].push(newName.replace("{number}", n)); });
     const inputs = $("cards-" + category).querySelectorAll("input.card-name");
     const last = inputs[inputs.length - 1];
     if (last) { last.focus(); last.select(); }
@@ -725,7 +731,7 @@
     count.classList.toggle("good", problems.length === 0);
     const box = $("problems");
     if (!problems.length) {
-      replace(box, el("li", {class: "ready", id: "no-problems"}, "No problems: the map and the edition are sound."));
+      replace(box, el("li", {class: "ready", id: "no-problems"}, _("No problems: the map and the edition are sound.")));
       return;
     }
     replace(box, problems.map((problem) => {
@@ -794,17 +800,18 @@
       const doc = await getJSON(`${API}/edition/${encodeURIComponent(id)}`);
       const edition = state.editions.find((e) => e.id === id);
       const savedId = edition && edition.source !== "bundled" ? id : null;
-      open(doc, savedId, `Editing ${doc.name || id}. Saving under the same id ${savedId ? "replaces your copy" : "saves a correction"}.`);
+      open(doc, savedId, savedId ? _("Editing {edition}. Saving under the same id replaces your copy.", {edition: doc.name || id})
+        : _("Editing {edition}. Saving under the same id saves a correction.", {edition: doc.name || id}));
     });
   }
 
   async function openBlank() {
     const w = Number($("blank-width").value), h = Number($("blank-height").value);
-    if (!(w >= 1 && w <= MAX_SIDE && h >= 1 && h <= MAX_SIDE)) { toast(`A grid is 1 to ${MAX_SIDE} squares each way.`, "error"); return; }
+    if (!(w >= 1 && w <= MAX_SIDE && h >= 1 && h <= MAX_SIDE)) { toast(_("A grid is 1 to {most} squares each way.", {most: MAX_SIDE}), "error"); return; }
     const base = $("blank-base").value || "classic";
     await busy($("blank-button"), async () => {
       const doc = await getJSON(`${API}/blank?width=${w}&height=${h}&base=${encodeURIComponent(base)}`);
-      open(doc, null, `A blank ${w} × ${h} grid on the rules of ${base}. Paint it, then save it as a new edition.`);
+      open(doc, null, _("A blank {width} × {height} grid on the rules of {base}. Paint it, then save it as a new edition.", {width: w, height: h, base}));
     });
   }
 
@@ -815,8 +822,9 @@
         const answer = await post(`${API}/save`, {document: state.doc});
         state.saved = answer.id;
         renderEdition();
-        $("save-status").textContent = `Saved as ${answer.id}` + (answer.path ? ` (${answer.path}).` : ".");
-        toast(`Saved ${answer.id}. It is in the host page's list of editions.`);
+        $("save-status").textContent = answer.path ? _("Saved as {edition} ({path}).", {edition: answer.id, path: answer.path})
+          : _("Saved as {edition}.", {edition: answer.id});
+        toast(_("Saved {edition}. It is in the host page's list of editions.", {edition: answer.id}));
         await loadEditions();
       } finally {
         check();  // a refused save shows why in the list of problems
@@ -828,14 +836,14 @@
     const file = event.target.files && event.target.files[0];
     event.target.value = "";
     if (!file) return;
-    if (file.size > 200 * 1024) { toast("That file is too large for an edition.", "error"); return; }
+    if (file.size > 200 * 1024) { toast(_("That file is too large for an edition."), "error"); return; }
     const text = await file.text();
     await busy(null, async () => {
       const answer = await post(`${API}/import`, {text});
-      toast(`Imported ${answer.id}.`);
+      toast(_("Imported {edition}.", {edition: answer.id}));
       await loadEditions();
       const doc = await getJSON(`${API}/edition/${encodeURIComponent(answer.id)}`);
-      open(doc, answer.id, `Imported ${doc.name || answer.id} from ${file.name}.`);
+      open(doc, answer.id, _("Imported {edition} from {file}.", {edition: doc.name || answer.id, file: file.name}));
     });
   }
 
@@ -900,7 +908,7 @@
         $("photo").src = state.photo.url;
         renderPhoto();
       };
-      image.onerror = () => toast("That file is not a photo this browser can read.", "error");
+      image.onerror = () => toast(_("That file is not a photo this browser can read."), "error");
       image.src = reader.result;
     };
     reader.readAsDataURL(file);
@@ -915,15 +923,15 @@
     $("stage").classList.toggle("with-photo", Boolean(photo));
     $("stage").classList.toggle("placing", Boolean(photo && photo.placing));
     if (!photo) { $("corners").classList.add("hidden"); $("corners-line").classList.add("hidden"); return; }
-    $("corners-button").textContent = photo.placing ? "Corners placed" : "Place corners";
+    $("corners-button").textContent = photo.placing ? _("Corners placed") : _("Place corners");
     $("corners-button").setAttribute("aria-pressed", String(photo.placing));
     $("trace-button").disabled = photo.placing;
     $("corners").classList.toggle("hidden", !photo.placing);
     $("corners-line").classList.toggle("hidden", !photo.placing);
     if (photo.placing) {
-      replace($("corners"), ["top-left", "top-right", "bottom-right", "bottom-left"].map((name, index) =>
-        el("div", {class: "handle", "data-corner": index, role: "slider", tabindex: "0",
-          "aria-label": `The board's ${name} corner in the photo`})));
+      replace($("corners"), [_("The board's top-left corner in the photo"), _("The board's top-right corner in the photo"),
+        _("The board's bottom-right corner in the photo"), _("The board's bottom-left corner in the photo")].map((label, index) =>
+        el("div", {class: "handle", "data-corner": index, role: "slider", tabindex: "0", "aria-label": label})));
     }
     placePhoto();
   }
@@ -952,7 +960,7 @@
       return;
     }
     const h = homography(photo.corners, [[0, 0], [sw, 0], [sw, sh], [0, sh]]);
-    if (!h) { toast("Those corners do not make a board: move them apart.", "error"); return; }
+    if (!h) { toast(_("Those corners do not make a board: move them apart."), "error"); return; }
     image.style.transform = matrix3d(h);
   }
 
@@ -1001,10 +1009,10 @@
         const map = doc.map;
         map.rows = guess.map((line) => Array.from(line, (ch) => (ch === "#" ? voidChar() : ch === "." ? hallChar() : ch)).join(""));
         for (const ch of new Set(guess.join(""))) {
-          if (/[A-Z]/.test(ch) && !map.rooms[ch]) map.rooms[ch] = "Room " + ch;
+          if (/[A-Z]/.test(ch) && !map.rooms[ch]) map.rooms[ch] = _("Room {letter}", {letter: ch});
         }
       });
-      toast("Traced: check the rooms' names, add doors and starts. Undo puts the map back.");
+      toast(_("Traced: check the rooms' names, add doors and starts. Undo puts the map back."));
     });
   }
 
@@ -1036,7 +1044,7 @@
     grid.addEventListener("pointermove", onMove);
     grid.addEventListener("pointerup", onUp);
     grid.addEventListener("pointercancel", onUp);
-    grid.addEventListener("pointerleave", () => { if (!state.stroke) $("hover-square").textContent = "Tap or drag on the grid to paint."; });
+    grid.addEventListener("pointerleave", () => { if (!state.stroke) $("hover-square").textContent = _("Tap or drag on the grid to paint."); });
     $("modes").addEventListener("click", (event) => {
       const button = event.target.closest("button[data-mode]");
       if (button) { state.mode = button.dataset.mode; renderTools(); }
@@ -1051,7 +1059,7 @@
     $("room-card").addEventListener("click", (event) => {
       state.roomCard = !state.roomCard;
       event.currentTarget.setAttribute("aria-pressed", String(state.roomCard));
-      event.currentTarget.textContent = state.roomCard ? "A card too" : "Not a card";
+      event.currentTarget.textContent = state.roomCard ? _("A card too") : _("Not a card");
     });
     $("room-letter").addEventListener("input", (event) => { event.target.value = event.target.value.toUpperCase().replace(/[^A-Z]/g, ""); });
     editField("ed-id", (doc, value) => { doc.id = value.trim(); });

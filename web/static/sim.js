@@ -3,21 +3,22 @@
 // Every name goes into the page as text (Clue.el); nothing from the server goes into innerHTML.
 "use strict";
 (() => {
-  const {el, replace, toast, post, getJSON} = Clue;
+  const {el, replace, toast, post, getJSON, _} = Clue;
+  const cardName = (identity) => Clue.cardName(state.view, identity);
   const $ = (id) => document.getElementById(id);
 
   const PHASES = {
-    idle: "No game", setup: "Setting up", start: "About to roll (or take a secret passage)",
-    moving: "Moving", moved: "Moved: may suggest, accuse or end the turn", refuting: "Waiting for a card to be shown",
-    suggested: "Suggestion settled: may accuse or end the turn", out: "Out: wrong accusation, ends the turn",
-    over: "Game over",
+    idle: _("No game"), setup: _("Setting up"), start: _("About to roll (or take a secret passage)"),
+    moving: _("Moving"), moved: _("Moved: may suggest, accuse or end the turn"), refuting: _("Waiting for a card to be shown"),
+    suggested: _("Suggestion settled: may accuse or end the turn"), out: _("Out: wrong accusation, ends the turn"),
+    over: _("Game over"),
   };
-  const LINKS = {up: "Board connected", down: "Board disconnected — searching", none: "No board"};
+  const LINKS = {up: _("Board connected"), down: _("Board disconnected — searching"), none: _("No board")};
   const BUTTONS = [
-    {button: "up", label: "▲", name: "Up", key: "ArrowUp"},
-    {button: "down", label: "▼", name: "Down", key: "ArrowDown"},
-    {button: "ok", label: "OK", name: "OK", key: "Enter"},
-    {button: "back", label: "Back", name: "Back", key: "Backspace"},
+    {button: "up", label: "▲", name: _("Up"), key: "ArrowUp"},
+    {button: "down", label: "▼", name: _("Down"), key: "ArrowDown"},
+    {button: "ok", label: _("OK"), name: _("OK"), key: "Enter"},
+    {button: "back", label: _("Back"), name: _("Back"), key: "Backspace"},
   ];
 
   const state = {
@@ -75,8 +76,8 @@
       $("sim-edition").textContent = "";
       if (state.selected) select(null);
       replace(container, el("div", {class: "sim-board-msg"},
-        el("p", {}, "No game on the table."),
-        el("p", {}, el("a", {class: "button primary", href: "/host"}, "Open one on the host page"))));
+        el("p", {}, _("No game on the table.")),
+        el("p", {}, el("a", {class: "button primary", href: "/host"}, _("Open one on the host page")))));
       return;
     }
     if ((state.board && state.board.edition === edition) || state.loadingEdition === edition) return;
@@ -88,7 +89,7 @@
       $("sim-edition").textContent = data.name || edition;
       fillPlaces();
     } catch (err) {
-      replace(container, el("p", {class: "sim-board-msg"}, "The board could not be drawn: " + err.message));
+      replace(container, el("p", {class: "sim-board-msg"}, _("The board could not be drawn: {reason}", {reason: err.message})));
     } finally {
       state.loadingEdition = null;
     }
@@ -113,10 +114,10 @@
     state.selected = piece;
     const text = $("select-text");
     if (piece) {
-      replace(text, "Moving ", el("strong", {}, piece.name), ": click a square or a room (or drag the piece there).");
+      text.textContent = _("Moving {piece}: click a square or a room (or drag the piece there).", {piece: cardName(piece.name)});
       $("move-piece").value = piece.name;
     } else {
-      text.textContent = "Click a mover or a weapon on the board to move it (or drag it).";
+      text.textContent = _("Click a mover or a weapon on the board to move it (or drag it).");
     }
     $("select-cancel").classList.toggle("hidden", !piece);
     $("select-bar").classList.toggle("active", Boolean(piece));
@@ -135,7 +136,7 @@
   async function movePiece(piece, place) {
     try {
       const result = await post("/api/sim/move", {piece, place});
-      toast(result && result.sensed === false ? result.message : `${piece} → ${place}`);
+      toast(result && result.sensed === false ? result.message : `${cardName(piece)} → ${place}`);
       select(null);
       fetchSim();
     } catch (err) {
@@ -183,7 +184,7 @@
       drag.ghost.style.transform = `translate(${event.clientX + 14}px, ${event.clientY + 14}px)`;
       const place = placeAt(event.clientX, event.clientY);
       drag.ghost.classList.toggle("over", Boolean(place));
-      drag.ghost.textContent = place ? `${drag.name} → ${place}` : drag.name;
+      drag.ghost.textContent = place ? `${cardName(drag.name)} → ${place}` : cardName(drag.name);
     });
     const end = (event) => {
       if (!drag || event.pointerId !== drag.id) return;
@@ -214,8 +215,8 @@
     const select = $("move-piece");
     const previous = select.value;
     replace(select,
-      el("optgroup", {label: "Movers"}, movers.map((name) => el("option", {value: name}, name))),
-      el("optgroup", {label: "Weapons"}, weapons.map((name) => el("option", {value: name}, name))));
+      el("optgroup", {label: _("Movers")}, movers.map((name) => el("option", {value: name}, cardName(name)))),
+      el("optgroup", {label: _("Weapons")}, weapons.map((name) => el("option", {value: name}, cardName(name)))));
     if ([...movers, ...weapons].includes(previous)) select.value = previous;
   }
 
@@ -226,9 +227,9 @@
     const known = new Set([...rooms, ...squares]);
     const others = Object.keys(data.places || {}).filter((p) => !known.has(p)).sort(natural.compare);
     replace($("move-place"),
-      el("optgroup", {label: "Rooms"}, rooms.map((name) => el("option", {value: name}, name))),
-      others.length ? el("optgroup", {label: "Other places"}, others.map((name) => el("option", {value: name}, name))) : null,
-      el("optgroup", {label: "Squares"}, squares.map((name) => el("option", {value: name}, name))));
+      el("optgroup", {label: _("Rooms")}, rooms.map((name) => el("option", {value: name}, cardName(name)))),
+      others.length ? el("optgroup", {label: _("Other places")}, others.map((name) => el("option", {value: name}, name))) : null,
+      el("optgroup", {label: _("Squares")}, squares.map((name) => el("option", {value: name}, name))));
   }
 
   // ---- status -------------------------------------------------------------------------------
@@ -238,55 +239,68 @@
   }
 
   function dice(values) {
-    return el("span", {class: "sim-dice"}, values.map((n) => el("span", {class: "sim-die", "aria-label": "die " + n}, String(n))));
+    return el("span", {class: "sim-dice"}, values.map((n) => el("span", {class: "sim-die", "aria-label": _("die {value}", {value: n})}, String(n))));
+  }
+
+  // A notice, a board correction or a difference: its template in the page's language when it has one
+  // (card names in its arguments spelled the table's way), else its English text.
+  function said(item) {
+    if (typeof item === "string") return item;
+    if (!item) return "";
+    if (item.template) {
+      const args = {};
+      for (const [key, value] of Object.entries(item.args || {})) args[key] = typeof value === "string" ? cardName(value) : value;
+      return _(item.template, args);
+    }
+    return item.text || item.message || JSON.stringify(item);
   }
 
   function renderStatus(view) {
     const stage = view.stage || "idle";
     const rows = [];
     if (stage === "idle") {
-      rows.push(el("p", {class: "sim-big"}, "No game yet."), el("p", {}, el("a", {href: "/host"}, "Open one on the host page.")));
+      rows.push(el("p", {class: "sim-big"}, _("No game yet.")), el("p", {}, el("a", {href: "/host"}, _("Open one on the host page."))));
     } else if (stage === "setup") {
-      rows.push(row("Stage", "Setting up"));
+      rows.push(row(_("Stage"), _("Setting up")));
       const scanned = view.scanned || {};
-      for (const seat of view.seats || []) rows.push(row(seat, `${scanned[seat] || 0} card${scanned[seat] === 1 ? "" : "s"} scanned`));
+      for (const seat of view.seats || []) rows.push(row(cardName(seat), scanned[seat] === 1 ? _("1 card scanned") : _("{count} cards scanned", {count: scanned[seat] || 0})));
       const problems = view.problems || [];
       if (problems.length) {
-        rows.push(el("ul", {class: "sim-problems"}, problems.map((p) => el("li", {}, typeof p === "string" ? p : (p.text || JSON.stringify(p))))));
+        rows.push(el("ul", {class: "sim-problems"}, problems.map((p) => el("li", {}, said(p)))));
       } else {
-        rows.push(el("p", {class: "sim-good"}, "Ready: start the game on the host page."));
+        rows.push(el("p", {class: "sim-good"}, _("Ready: start the game on the host page.")));
       }
     } else {
-      if (view.turn) rows.push(row("Turn", el("span", {class: "sim-who"}, disc(view.turn), view.turn)));
-      rows.push(row("Phase", PHASES[view.phase] || view.phase || "—"));
+      if (view.turn) rows.push(row(_("Turn"), el("span", {class: "sim-who"}, disc(view.turn), cardName(view.turn))));
+      rows.push(row(_("Phase"), PHASES[view.phase] || view.phase || "—"));
       if (Array.isArray(view.dice) && view.dice.length) {
-        rows.push(row("Dice", dice(view.dice), view.moves_left !== null && view.moves_left !== undefined ? el("span", {class: "sim-moves"}, `${view.moves_left} to move`) : null));
+        rows.push(row(_("Dice"), dice(view.dice), view.moves_left !== null && view.moves_left !== undefined ? el("span", {class: "sim-moves"}, _("{count} to move", {count: view.moves_left})) : null));
       }
       const s = view.suggestion;
       if (s) {
-        rows.push(row("Suggests", `${s.suggester}: ${s.suspect}, ${s.weapon}, ${s.room}`));
-        if (s.asked) rows.push(row("Asking", s.asked));
+        rows.push(row(_("Suggests"), `${cardName(s.suggester)}: ${cardName(s.suspect)}, ${cardName(s.weapon)}, ${cardName(s.room)}`));
+        if (s.asked) rows.push(row(_("Asking"), cardName(s.asked)));
       }
-      if ((view.eliminated || []).length) rows.push(row("Out", view.eliminated.join(", ")));
+      if ((view.eliminated || []).length) rows.push(row(_("Out"), view.eliminated.map(cardName).join(", ")));
       if (stage === "over" || view.winner) {
-        rows.push(row("Winner", view.winner || "nobody"));
+        rows.push(row(_("Winner"), view.winner ? cardName(view.winner) : _("nobody")));
         const sol = view.solution;
-        if (sol) rows.push(row("It was", `${sol.suspect}, ${sol.weapon}, ${sol.room}`));
+        if (sol) rows.push(row(_("It was"), `${cardName(sol.suspect)}, ${cardName(sol.weapon)}, ${cardName(sol.room)}`));
       }
     }
     replace($("status"), rows);
 
     const notice = $("notice");
-    const text = view.notice && view.notice.text;
+    const text = view.notice ? said(view.notice) : "";
     notice.textContent = text || "";
     notice.classList.toggle("hidden", !text);
 
     const board = view.board || {};
     const corrections = board.corrections || [];
-    replace($("corrections-list"), corrections.map((line) => el("li", {}, line)));
+    replace($("corrections-list"), corrections.map((line) => el("li", {}, said(line))));
     $("corrections").classList.toggle("hidden", corrections.length === 0);
     const differences = board.differences || [];
-    replace($("differences"), differences.map((line) => el("li", {}, typeof line === "string" ? line : JSON.stringify(line))));
+    replace($("differences"), differences.map((line) => el("li", {}, said(line))));
     $("differences-box").classList.toggle("hidden", differences.length === 0);
 
     const link = view.link || "none";
@@ -299,9 +313,9 @@
   // ---- pads ---------------------------------------------------------------------------------
 
   function cardOptions(cards) {
-    const groups = [["Suspects", cards.suspects], ["Weapons", cards.weapons], ["Rooms", cards.rooms]];
+    const groups = [[_("Suspects"), cards.suspects], [_("Weapons"), cards.weapons], [_("Rooms"), cards.rooms]];
     return groups.filter(([, list]) => list && list.length)
-      .map(([label, list]) => el("optgroup", {label}, list.map((card) => el("option", {value: card}, card))));
+      .map(([label, list]) => el("optgroup", {label}, list.map((card) => el("option", {value: card}, cardName(card)))));
   }
 
   function renderPads() {
@@ -310,7 +324,7 @@
     const cards = view.edition_cards;
     const box = $("pads");
     if (!sim || !cards) {
-      replace(box, el("p", {class: "muted"}, "No game: no cards to tap."));
+      replace(box, el("p", {class: "muted"}, _("No game: no cards to tap.")));
       state.padsKey = "";
       return;
     }
@@ -320,22 +334,22 @@
     state.padsKey = key;
     const pad = (label, seat, number) => {
       const id = "pad-card-" + number;
-      const picker = el("select", {id, "aria-label": "Card to tap on " + label}, cardOptions(cards));
+      const picker = el("select", {id, "aria-label": _("Card to tap on {pad}", {pad: label})}, cardOptions(cards));
       return el("div", {class: "pad" + (number === 0 ? " centre" : "")},
         el("label", {for: id, class: "pad-name"}, number === 0 ? el("span", {class: "pad-num"}, "◎") : el("span", {class: "pad-num"}, String(number)), label),
         el("div", {class: "pad-row"},
           picker,
-          el("button", {type: "button", class: "primary", title: "Tap the card on this pad", "aria-label": "Tap on " + (number === 0 ? "the centre reader" : label + "'s pad"),
-            onclick: (event) => tap(event.currentTarget, picker.value, seat, label)}, "Tap")));
+          el("button", {type: "button", class: "primary", title: _("Tap the card on this pad"), "aria-label": number === 0 ? _("Tap on the centre reader") : _("Tap on {seat}'s pad", {seat: label}),
+            onclick: (event) => tap(event.currentTarget, picker.value, seat, label)}, _("Tap"))));
     };
-    replace(box, pads.map(([seat, number]) => pad(seat, seat, number)), pad("Centre reader", 0, 0));
+    replace(box, pads.map(([seat, number]) => pad(cardName(seat), seat, number)), pad(_("Centre reader"), 0, 0));
   }
 
   async function tap(button, card, seat, label) {
     button.disabled = true;
     try {
       await post("/api/sim/tap", {card, seat});
-      toast(`${card} tapped on ${label}.`);
+      toast(_("{card} tapped on {pad}.", {card: cardName(card), pad: label}));
       fetchSim();
     } catch (err) {
       fail(err);
@@ -363,7 +377,7 @@
     // Only the seated players' handhelds (after a game ends the rig may still list the old ones).
     const handhelds = ((sim && sim.handhelds) || []).filter((h) => padNumber(h.seat) !== undefined);
     if (!handhelds.length) {
-      replace(box, el("p", {class: "muted"}, "No handhelds: open a game first."));
+      replace(box, el("p", {class: "muted"}, _("No handhelds: open a game first.")));
       state.handheldsKey = "";
       return;
     }
@@ -375,12 +389,12 @@
         return el("article", {class: "handheld", dataset: {seat: h.seat},
           onclick: () => { state.activeSeat = h.seat; markActive(); }},
           el("header", {},
-            el("span", {class: "hh-key", title: "Keyboard: " + number}, String(number)),
+            el("span", {class: "hh-key", title: _("Keyboard: {key}", {key: number})}, String(number)),
             disc(h.seat),
-            el("h3", {class: "hh-name"}, h.seat)),
+            el("h3", {class: "hh-name"}, cardName(h.seat))),
           el("div", {class: "oled"}, el("img", {class: "oled-img", width: "384", height: "192", alt: "", decoding: "async"})),
           el("div", {class: "hh-buttons"}, BUTTONS.map((b) => el("button", {
-            type: "button", class: "hh-" + b.button, "aria-label": `${b.name} on ${h.seat}'s handheld`, title: b.name,
+            type: "button", class: "hh-" + b.button, "aria-label": _("{button} on {seat}'s handheld", {button: b.name, seat: cardName(h.seat)}), title: b.name,
             onclick: (event) => press(h.seat, b.button, event.currentTarget),
           }, b.label))));
       }));
@@ -449,7 +463,7 @@
   }
 
   function onStatus(status) {
-    const words = {live: "Live", reconnecting: "Reconnecting…", closed: "Disconnected"};
+    const words = {live: _("Live"), reconnecting: _("Reconnecting…"), closed: _("Disconnected")};
     replace($("stream-status"), el("span", {class: "status-dot " + (status === "live" ? "up" : "down")}), el("span", {}, words[status] || status));
   }
 

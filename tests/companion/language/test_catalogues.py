@@ -45,3 +45,25 @@ def test_english_is_the_message_itself_and_locales_fall_back() -> None:
     assert say("en", "{seat} rolls {roll}.", seat="Mr. Green", roll=4) == "Mr. Green rolls 4."
     assert parse_locale("nb-NO").language == "en"  # Norwegian card names, English sentences
     assert translations("de").gettext("There is no such page.") != "There is no such page."
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_message_in_two_areas_reads_the_same_in_both(language: str) -> None:
+    """A page mixes areas (its template, common.js, its script): one message, one translation.
+
+    The handhelds are left out: their 21-character lines may say a thing shorter than a page does."""
+    from babel.messages.pofile import read_po
+
+    from companion.language.areas import WEB_AREAS, area, po_path
+
+    seen: dict[str, tuple[str, str]] = {}
+    clashes = []
+    for name in WEB_AREAS:
+        with po_path(area(name), language).open("rb") as handle:
+            for message in read_po(handle, locale=language):
+                if not message.id or not isinstance(message.id, str) or not message.string:
+                    continue
+                first = seen.setdefault(message.id, (name, str(message.string)))
+                if first[1] != message.string:
+                    clashes.append(f"{message.id!r}: {first[0]} {first[1]!r} but {name} {message.string!r}")
+    assert not clashes, "\n".join(clashes)
