@@ -33,7 +33,7 @@ def check_mode(mode: str) -> str:
     plain = mode.strip().lower().replace("_", " ").replace("-", " ")
     if plain in MODES or plain in ALIASES:
         return ALIASES.get(plain, plain)
-    raise BadInput(f"assistant must be one of {', '.join(MODES)}, not {mode!r}")
+    raise BadInput("assistant must be one of {modes}, not {mode!r}", modes=", ".join(MODES), mode=mode)
 
 
 def summary(notebook: Notebook, mode: str) -> dict[str, Any]:

@@ -83,7 +83,7 @@ class Bot:
     @classmethod
     def create(cls, seat: str, level: str, edition: Edition, routes: Routes, rand: random.Random) -> Bot:
         if level not in LEVELS:
-            raise ClueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+            raise ClueError("unknown bot level {level!r}; levels: {levels}", level=level, levels=", ".join(LEVELS))
         return cls(seat, LEVELS[level], Knowledge(seat, edition.deck), routes, rand)
 
     def observe(self, events: Iterable[dict[str, Any]], source: str = "") -> None:

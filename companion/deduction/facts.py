@@ -25,9 +25,9 @@ class Contradiction(ClueError):
 
     code = "contradiction"
 
-    def __init__(self, entries: Sequence[str]) -> None:
+    def __init__(self, message: str, /, entries: Sequence[str]) -> None:
         self.entries = tuple(entries)
-        super().__init__("these entries cannot all be true: " + "; ".join(self.entries))
+        super().__init__(message, entries="; ".join(self.entries))
 
 
 @dataclass(frozen=True)

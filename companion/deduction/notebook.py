@@ -42,7 +42,7 @@ def deduce(deck: Deck, hand_sizes: Mapping[str, int], facts: Sequence[Fact], fac
     problem = Problem(deck, dict(hand_sizes), tuple(face_up), aside)
     notebook = _solve(problem, facts)
     if notebook is None:
-        raise Contradiction(_responsible(problem, facts))
+        raise Contradiction("these entries cannot all be true: {entries}", entries=_responsible(problem, facts))
     return notebook
 
 

@@ -76,9 +76,10 @@ class Notes:
         hand = tuple(deck.resolve(card) for card in _texts(data, "hand"))
         twice = sorted({card for card in hand + face_up if (hand + face_up).count(card) > 1})
         if twice:
-            raise BadInput(f"listed twice in hand and face_up: {', '.join(twice)}")
+            raise BadInput("listed twice in hand and face_up: {cards}", cards=", ".join(twice))
         if len(hand) != sizes[me]:
-            raise BadInput(f"{me}'s hand holds {sizes[me]} cards with {len(seats)} players, not {len(hand)}")
+            raise BadInput("{seat}'s hand holds {size} cards with {players} players, not {count}",
+                           seat=me, size=sizes[me], players=len(seats), count=len(hand))
         events: list[dict[str, Any]] = [{"type": "game_started", "seats": list(seats), "face_up": list(face_up)}]
         for each in seats:
             dealt: dict[str, Any] = {"type": "cards_dealt", "seat": each, "count": sizes[each]}
@@ -102,7 +103,7 @@ class Notes:
         if kind == "notes":
             raise BadInput("a notes line may only be the first line")
         if not isinstance(kind, str) or kind not in LINE_FIELDS:
-            raise BadInput(f"unknown line type {kind!r}; valid: {', '.join(LINE_FIELDS)}")
+            raise BadInput("unknown line type {kind!r}; valid: {valid}", kind=kind, valid=", ".join(LINE_FIELDS))
         required, optional = LINE_FIELDS[kind]
         _check_keys(kind, data, required, required | optional | {"type"})
         reader = _READERS.get(kind)
@@ -123,12 +124,12 @@ class Notes:
         assert self.suggestion is not None  # _answering checked it
         to = self._seated(data["to"]) if "to" in data else self.suggestion["seat"]
         if to == by:
-            raise BadInput(f"{by} cannot show a card to themselves")
+            raise BadInput("{seat} cannot show a card to themselves", seat=by)
         event = {"type": "card_shown", "by": by, "to": to}
         if "card" in data:
             card = self.edition.deck.resolve(data["card"])
             if card not in (self.suggestion["suspect"], self.suggestion["weapon"], self.suggestion["room"]):
-                raise BadInput(f"{card} is not one of the suggestion's cards")
+                raise BadInput("{card} is not one of the suggestion's cards", card=card)
             event["card"] = card
         elif self.seat in (by, to):
             raise BadInput("show: say which card (\"card\") when the card was shown to you or by you")
@@ -137,7 +138,7 @@ class Notes:
     def _accuse(self, data: Mapping[str, Any]) -> list[dict[str, Any]]:
         correct = data.get("correct", False)
         if not isinstance(correct, bool):
-            raise BadInput(f"accuse correct must be true or false, not {correct!r}")
+            raise BadInput("accuse correct must be true or false, not {correct!r}", correct=correct)
         self.suggestion = None
         return [{"type": "accused", "seat": self._seated(data["seat"]), **self._triple(data), "correct": correct}]
 
@@ -168,7 +169,7 @@ class Notes:
         if self.suggestion is None:
             raise BadInput("no suggestion is under way: a suggest line comes first")
         if seat == self.suggestion["seat"]:
-            raise BadInput(f"{seat} made the suggestion and does not answer it")
+            raise BadInput("{seat} made the suggestion and does not answer it", seat=seat)
         return seat
 
     def _triple(self, data: Mapping[str, Any]) -> dict[str, str]:
@@ -195,18 +196,19 @@ def _hand_sizes(edition: Edition, seats: tuple[str, ...], face_up: int, aside: i
         sizes = {_seat(edition, seats, name): count for name, count in given.items()}
         missing = [seat for seat in seats if seat not in sizes]
         if missing:
-            raise BadInput(f"hand_sizes has no size for {', '.join(missing)}")
+            raise BadInput("hand_sizes has no size for {seats}", seats=", ".join(missing))
         if sum(sizes.values()) + face_up != pile:
-            raise BadInput(f"hand_sizes add up to {sum(sizes.values())}, but {pile - face_up} cards are in hands")
+            raise BadInput("hand_sizes add up to {total}, but {cards} cards are in hands", total=sum(sizes.values()),
+                           cards=pile - face_up)
         return sizes
     share, left = divmod(pile, len(seats))
     if edition.deal == "all":
         if face_up:
-            raise BadInput(f"{edition.name} deals every card: no cards lie face up")
+            raise BadInput("{edition} deals every card: no cards lie face up", edition=edition.name)
         return {seat: share + (at < left) for at, seat in enumerate(seats)}
     if face_up != left:
-        raise BadInput(f"{edition.name} lays {left} leftover card(s) face up with {len(seats)} players: "
-                       f"list them in face_up")
+        raise BadInput("{edition} lays {left} leftover card(s) face up with {players} players: list them in face_up",
+                       edition=edition.name, left=left, players=len(seats))
     return dict.fromkeys(seats, share)
 
 
@@ -216,28 +218,28 @@ def _seat(edition: Edition, seats: tuple[str, ...], name: object) -> str:
     except ClueError:
         seat = ""
     if seat not in seats:
-        raise UnknownSeat(f"{name!r} is not seated; seats: {', '.join(seats)}")
+        raise UnknownSeat("{name!r} is not seated; seats: {seats}", name=name, seats=", ".join(seats))
     return seat
 
 
 def _check_keys(kind: str, data: Mapping[str, Any], required: set[str], allowed: set[str]) -> None:
     unknown = sorted(set(data) - allowed - {"type"})
     if unknown:
-        raise BadInput(f"{kind} has unknown field(s) {', '.join(map(repr, unknown))}")
+        raise BadInput("{kind} has unknown field(s) {fields}", kind=kind, fields=", ".join(map(repr, unknown)))
     missing = sorted(required - set(data))
     if missing:
-        raise BadInput(f"{kind} needs {', '.join(map(repr, missing))}")
+        raise BadInput("{kind} needs {fields}", kind=kind, fields=", ".join(map(repr, missing)))
 
 
 def _text(data: Mapping[str, Any], name: str) -> str:
     value = data[name]
     if not isinstance(value, str) or not value.strip():
-        raise BadInput(f"notes {name} must be a non-empty string")
+        raise BadInput("notes {name} must be a non-empty string", name=name)
     return value
 
 
 def _texts(data: Mapping[str, Any], name: str, default: list[str] | None = None) -> list[str]:
     value = data.get(name, default)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise BadInput(f"notes {name} must be a list of names")
+        raise BadInput("notes {name} must be a list of names", name=name)
     return value

@@ -43,7 +43,7 @@ def random_game(rand: random.Random, edition_id: str = "classic", limit: int = 5
         action = choose(rand, state)
         state, _ = apply(state, action)
         record.append(action.to_record())
-    raise ClueError(f"game did not end within {limit} actions")
+    raise ClueError("game did not end within {limit} actions", limit=limit)
 
 
 def choose(rand: random.Random, state: GameState) -> Action:

@@ -29,8 +29,8 @@ class Problem:
         self.owners = tuple(self.hand_sizes) + ((ASIDE,) if self.aside else ())
         cards = sum(len(category) for category in self.deck) - len(self.face_up)
         if sum(self.hand_sizes.values()) + self.aside + 3 != cards:
-            raise ClueError(f"{cards} cards cannot fill hands of {sum(self.hand_sizes.values())}, "
-                            f"{self.aside} aside and the envelope's 3")
+            raise ClueError("{cards} cards cannot fill hands of {hands}, {aside} aside and the envelope's 3",
+                            cards=cards, hands=sum(self.hand_sizes.values()), aside=self.aside)
 
 
 @dataclass
@@ -57,9 +57,10 @@ class Settled:
         for fact in facts:
             unknown = [card for card in fact.cards if card not in self.allowed and card not in problem.face_up]
             if unknown:
-                raise ClueError(f"{fact.source}: {', '.join(unknown)} is not a card in this game")
+                raise ClueError("{source}: {cards} is not a card in this game", source=fact.source,
+                                cards=", ".join(unknown))
             if fact.owner is not None and fact.owner not in (*problem.owners, ENVELOPE, ASIDE):
-                raise ClueError(f"{fact.source}: {fact.owner} is not a player in this game")
+                raise ClueError("{source}: {owner} is not a player in this game", source=fact.source, owner=fact.owner)
             cards = [card for card in fact.cards if card in self.allowed]
             if fact.kind in ("holds", "aside", "envelope"):
                 if len(cards) < len(fact.cards):

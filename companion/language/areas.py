@@ -70,6 +70,7 @@ def area(name: str) -> Area:
 def _keywords() -> dict[str, object]:
     from companion.rules.errors import ClueError
 
+    _import_everything()  # an error class is found only once its module is imported
     keywords: dict[str, object] = dict(DEFAULT_KEYWORDS)
     pending = [ClueError]
     while pending:
@@ -78,6 +79,17 @@ def _keywords() -> dict[str, object]:
         pending.extend(cls.__subclasses__())
     keywords.update(ERROR_KEYWORDS)
     return keywords
+
+
+def _import_everything() -> None:
+    import importlib
+    import pkgutil
+
+    for name in ("companion", "hardware", "web"):
+        package = importlib.import_module(name)
+        for module in pkgutil.walk_packages(package.__path__, f"{name}."):
+            if not module.name.endswith("__main__"):
+                importlib.import_module(module.name)
 
 
 def _files(globs: tuple[str, ...]) -> list[Path]:

@@ -56,7 +56,8 @@ def _check_where(state: GameState, seat: str) -> None:
     here = state.position(seat)
     mark = board.marks.get(board.index[here]) if here in board.index else None
     if place not in (here, mark):
-        raise AccusationLocation(f"accusations are made only from the {place}; {seat} is on {here}")
+        raise AccusationLocation("accusations are made only from the {place}; {seat} is on {here}",
+                                 place=place, seat=seat, here=here)
 
 
 def _clear_doorway(state: GameState, seat: str) -> Result:

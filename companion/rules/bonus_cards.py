@@ -36,7 +36,7 @@ def draw(state: GameState, action: Draw, seat: str) -> Result:
     """The optional draw owed to a player brought into a room by someone's rumour."""
     deck, _ = _deck(state)
     if seat not in state.may_draw:
-        raise WrongPhase(f"{seat} has no {deck.name} to draw now")
+        raise WrongPhase("{seat} has no {deck} to draw now", seat=seat, deck=deck.name)
     state = state.evolve(may_draw=state.may_draw - {seat})
     return draw_card(state, seat)
 
@@ -73,8 +73,11 @@ def play_card(state: GameState, action: PlayCard, seat: str) -> Result:
     card_id = next((c for c in held if c == action.card_id), None)
     card_id = card_id or next((c for c in held if deck.card(c).id == action.card_id), None)
     if card_id is None:
-        names = ", ".join(held) or "none"
-        raise BadInput(f"{seat} holds no {deck.name} {action.card_id!r}; held: {names}")
+        if not held:
+            raise BadInput("{seat} holds no {deck} {card!r}; held: none", seat=seat, deck=deck.name,
+                           card=action.card_id)
+        raise BadInput("{seat} holds no {deck} {card!r}; held: {held}", seat=seat, deck=deck.name, card=action.card_id,
+                       held=", ".join(held))
     effect = deck.card(card_id).effect
     state, events = apply_effect(state, seat, effect, action.room, action.target, "card")
     kept = list(bonus.held)

@@ -49,13 +49,16 @@ def check_deal(edition: Edition, seats: tuple[str, ...], given: DealSpec, aside:
     deck = edition.deck
     envelope = deck.resolve_all(given.envelope)
     if sorted(deck.category_of(card) for card in envelope) != sorted(CATEGORIES):
-        raise BadDeal(f"the envelope must hold one suspect, one weapon and one room, not {list(envelope)}")
+        raise BadDeal("the envelope must hold one suspect, one weapon and one room, not {cards}", cards=list(envelope))
     hands = _resolve_hands(edition, seats, given)
     face_up = deck.resolve_all(given.face_up)
     side = deck.resolve_all(given.aside)
     if len(side) != aside:
-        want = f"exactly {aside} side cards in \"aside\"" if aside else "no side cards (only the two_player variant has them)"
-        raise BadDeal(f"the deal must set aside {want}, not {len(side)}")
+        if aside:
+            raise BadDeal("the deal must set aside exactly {aside} side cards in \"aside\", not {count}", aside=aside,
+                          count=len(side))
+        raise BadDeal("the deal must set aside no side cards (only the two_player variant has them), not {count}",
+                      count=len(side))
     _check_each_card_once(edition, envelope, hands, face_up + side)
     _check_hand_sizes(edition, seats, hands, face_up, aside)
     ordered = tuple(sorted(envelope, key=lambda card: CATEGORIES.index(deck.category_of(card))))
@@ -67,13 +70,14 @@ def _resolve_hands(edition: Edition, seats: tuple[str, ...], given: DealSpec) ->
     for name, cards in given.hands.items():
         seat = edition.deck.resolve(name, "suspect") if name not in seats else name
         if seat not in seats:
-            raise UnknownSeat(f"the deal has a hand for {seat}, who is not seated; seats: {', '.join(seats)}")
+            raise UnknownSeat("the deal has a hand for {seat}, who is not seated; seats: {seats}", seat=seat,
+                              seats=", ".join(seats))
         if seat in hands:
-            raise BadDeal(f"the deal has two hands for {seat}")
+            raise BadDeal("the deal has two hands for {seat}", seat=seat)
         hands[seat] = edition.deck.resolve_all(cards)
     missing = [seat for seat in seats if seat not in hands]
     if missing:
-        raise BadDeal(f"the deal has no hand for {', '.join(missing)}")
+        raise BadDeal("the deal has no hand for {seats}", seats=", ".join(missing))
     return {seat: hands[seat] for seat in seats}
 
 
@@ -84,9 +88,9 @@ def _check_each_card_once(
     twice = sorted(card for card, count in counts.items() if count > 1)
     missing = [card for card in edition.deck.all if card not in counts]
     if twice:
-        raise BadDeal(f"dealt more than once: {', '.join(twice)}")
+        raise BadDeal("dealt more than once: {cards}", cards=", ".join(twice))
     if missing:
-        raise BadDeal(f"not dealt anywhere: {', '.join(missing)}")
+        raise BadDeal("not dealt anywhere: {cards}", cards=", ".join(missing))
 
 
 def _check_hand_sizes(
@@ -98,14 +102,19 @@ def _check_hand_sizes(
     share, left = divmod(pile, len(seats))
     if edition.deal == "all":
         if face_up:
-            raise BadDeal(f"{edition.name} deals every card: no cards lie face up")
+            raise BadDeal("{edition} deals every card: no cards lie face up", edition=edition.name)
         legal = {share, share + 1} if left else {share}
-        want = f"{share} or {share + 1}" if left else str(share)
     else:
         if len(face_up) != left:
-            raise BadDeal(f"{edition.name} lays {left} leftover card(s) face up, not {len(face_up)}")
-        legal, want = {share}, str(share)
+            raise BadDeal("{edition} lays {left} leftover card(s) face up, not {count}", edition=edition.name,
+                          left=left, count=len(face_up))
+        legal = {share}
     wrong = {seat: size for seat, size in sizes.items() if size not in legal}
-    if wrong:
-        listed = ", ".join(f"{seat} has {size}" for seat, size in wrong.items())
-        raise BadDeal(f"with {len(seats)} players each hand holds {want} cards: {listed}")
+    if not wrong:
+        return
+    listed = ", ".join(f"{seat} has {size}" for seat, size in wrong.items())
+    if len(legal) > 1:
+        raise BadDeal("with {players} players each hand holds {fewer} or {more} cards: {hands}", players=len(seats),
+                      fewer=share, more=share + 1, hands=listed)
+    raise BadDeal("with {players} players each hand holds {size} cards: {hands}", players=len(seats), size=share,
+                  hands=listed)

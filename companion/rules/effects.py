@@ -29,14 +29,14 @@ def apply_effect(state: GameState, seat: str, effect: str, room: str | None, tar
         return peek(state, seat, _opponent(state, seat, target))
     if effect == "swap_places":
         return _swap(state, seat, target)
-    raise BadInput(f"{effect!r} cannot be played; it happens only when drawn")
+    raise BadInput("{effect!r} cannot be played; it happens only when drawn", effect=effect)
 
 
 def peek(state: GameState, seat: str, target: str) -> Result:
     """``seat`` sees one of ``target``'s cards, drawn blind (seeded), privately."""
     hand = state.hand(target)
     if not hand:
-        raise WrongPhase(f"{target} holds no cards to look at")
+        raise WrongPhase("{target} holds no cards to look at", target=target)
     pick, after = rng.below(state.rng, len(hand))
     card = hand[pick]
     state = state.evolve(rng=after, seen=state.seen + (Seen(seat, card, target),))
@@ -63,7 +63,7 @@ def _opponent(state: GameState, seat: str, target: str | None) -> str:
         raise BadInput("this effect needs a \"target\": the player whose card to see")
     chosen = state.seat_named(target)
     if chosen == seat:
-        raise BadInput(f"{seat} cannot look at their own cards this way")
+        raise BadInput("{seat} cannot look at their own cards this way", seat=seat)
     return chosen
 
 
@@ -75,14 +75,15 @@ def _move_to_room(state: GameState, seat: str, room: str | None, via: str) -> Re
     place = resolve_place(state.edition, room)
     if place not in state.edition.deck.rooms:
         # Only the scenes of the crime: the Centre must still be reached on foot.
-        raise IllegalMove(f"{place} is not one of the rooms on the cards")
+        raise IllegalMove("{place} is not one of the rooms on the cards", place=place)
     here = state.position(seat)
     if place == here:
-        raise IllegalMove(f"{seat} is already in the {place}")
+        raise IllegalMove("{seat} is already in the {place}", seat=seat, place=place)
     if place in turn.used:
-        raise IllegalMove(f"{seat} has already been in the {place} this turn and may not go back")
+        raise IllegalMove("{seat} has already been in the {place} this turn and may not go back",
+                          seat=seat, place=place)
     if turn.refutation is not None or turn.phase not in (Phase.START, Phase.MOVING, Phase.MOVED):
-        raise WrongPhase(f"{seat} has already made a suggestion this turn; moving now would allow another")
+        raise WrongPhase("{seat} has already made a suggestion this turn; moving now would allow another", seat=seat)
     state = state.with_position(seat, place)
     left = turn.left_room or (here if is_room(state.edition, here) else None)
     state = state.evolve(turn=turn.evolve(
@@ -95,7 +96,7 @@ def _roll_again(state: GameState, seat: str) -> Result:
     """After moving, roll and move once more; a suggestion already made still counts."""
     turn = state.turn
     if turn.phase not in (Phase.MOVED, Phase.SUGGESTED):
-        raise WrongPhase(f"{seat} may roll again only after moving")
+        raise WrongPhase("{seat} may roll again only after moving", seat=seat)
     return state.evolve(turn=turn.evolve(phase=Phase.START, dice=None, moves_left=None, entered=None, snoop_at=None)), ()
 
 
@@ -105,9 +106,9 @@ def _swap(state: GameState, seat: str, target: str | None) -> Result:
     other = state.edition.deck.resolve(target, "suspect")
     mine, theirs = state.position(seat), state.position(other)
     if other == seat or mine == theirs:
-        raise IllegalMove(f"{seat} and {other} are already in the same place")
+        raise IllegalMove("{seat} and {other} are already in the same place", seat=seat, other=other)
     if state.turn.phase not in (Phase.START, Phase.MOVED, Phase.SUGGESTED):
-        raise WrongPhase(f"{seat} must finish moving before swapping places")
+        raise WrongPhase("{seat} must finish moving before swapping places", seat=seat)
     state = state.with_position(seat, theirs).with_position(other, mine)
     if other in state.seats and mine in state.edition.deck.rooms:
         # "If your mover was moved by another player since your last turn, you can ...

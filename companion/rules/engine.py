@@ -62,7 +62,7 @@ def _handler(action: Action) -> Handler:
             return play_card
         case UsePower():
             return use_power
-    raise BadInput(f"unknown action {action!r}")
+    raise BadInput("unknown action {action!r}", action=action)
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -100,11 +100,11 @@ def _take_turn(state: GameState, seat: str, ending: bool) -> tuple[GameState, tu
     if seat in state.eliminated:
         if seat == now.seat and now.phase is Phase.OUT and ending:
             return state, ()
-        raise Eliminated(f"{seat} made a wrong accusation and only answers suggestions now")
+        raise Eliminated("{seat} made a wrong accusation and only answers suggestions now", seat=seat)
     if now.phase is Phase.OUT and seat == turn.next_seat(state):
         return turn.pass_turn(state)
     if seat != now.seat:
-        raise NotYourTurn(f"it is {now.seat}'s turn, not {seat}'s")
+        raise NotYourTurn("it is {current}'s turn, not {seat}'s", current=now.seat, seat=seat)
     if now.phase is Phase.REFUTING and now.refutation is not None:
-        raise WrongPhase(f"waiting for {now.refutation.asked} to answer the suggestion")
+        raise WrongPhase("waiting for {asked} to answer the suggestion", asked=now.refutation.asked)
     return state, ()

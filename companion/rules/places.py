@@ -23,7 +23,7 @@ def resolve_place(edition: Edition, name: str) -> str:
             return key
         room = board.room_at(key)
         if room is None:
-            raise IllegalMove(f"{name} is not a square a mover can stand on")
+            raise IllegalMove("{name} is not a square a mover can stand on", name=name)
         return room
     wanted = normalise(name).removeprefix("the ")
     for room in board.rooms:
@@ -35,8 +35,7 @@ def resolve_place(edition: Edition, name: str) -> str:
     for alias, place in board.aliases.items():
         if normalise(alias) in (wanted, normalise(name)):
             return resolve_place(edition, place)
-    valid = ", ".join((*board.rooms, *board.spots))
-    raise UnknownCard(f"unknown room {name!r}; valid: {valid}")
+    raise UnknownCard("unknown room {name!r}; valid: {valid}", name=name, valid=", ".join((*board.rooms, *board.spots)))
 
 
 def is_room(edition: Edition, place: str) -> bool:

@@ -18,9 +18,9 @@ Result = tuple[GameState, tuple[Event, ...]]
 def use_power(state: GameState, action: UsePower, seat: str) -> Result:
     power = state.edition.powers.get(seat)
     if power is None:
-        raise WrongPhase(f"{seat} has no personality power in {state.edition.name}")
+        raise WrongPhase("{seat} has no personality power in {edition}", seat=seat, edition=state.edition.name)
     if seat in state.powers_used:
-        raise WrongPhase(f"{seat} has already used {power.name} this game")
+        raise WrongPhase("{seat} has already used {power} this game", seat=seat, power=power.name)
     state, events = apply_effect(state, seat, power.effect, action.room, action.target, "power")
     state = state.evolve(powers_used=state.powers_used | {seat})
     return state, (PowerUsed(seat, power.name), *events)

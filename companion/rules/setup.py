@@ -56,11 +56,10 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
 def check_seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
     seats = tuple(edition.deck.resolve(name, "suspect") for name in names)
     if len(set(seats)) != len(seats):
-        raise BadInput(f"a suspect is seated twice: {', '.join(seats)}")
+        raise BadInput("a suspect is seated twice: {seats}", seats=", ".join(seats))
     if not edition.min_players <= len(seats) <= edition.max_players:
-        raise BadInput(
-            f"{edition.name} is for {edition.min_players} to {edition.max_players} players, not {len(seats)}"
-        )
+        raise BadInput("{edition} is for {fewest} to {most} players, not {count}", edition=edition.name,
+                       fewest=edition.min_players, most=edition.max_players, count=len(seats))
     return seats
 
 
@@ -69,10 +68,13 @@ def variant_aside(edition: Edition, variant: str | None, seats: tuple[str, ...])
     if variant is None:
         return 0
     if variant not in edition.variants:
-        offered = ", ".join(edition.variants) or "none"
-        raise BadInput(f"{edition.name} has no {variant!r} variant; variants: {offered}")
+        if not edition.variants:
+            raise BadInput("{edition} has no {variant!r} variant; variants: none", edition=edition.name,
+                           variant=variant)
+        raise BadInput("{edition} has no {variant!r} variant; variants: {offered}", edition=edition.name,
+                       variant=variant, offered=", ".join(edition.variants))
     if len(seats) != 2:
-        raise BadInput(f"the two_player variant is for 2 players or teams, not {len(seats)}")
+        raise BadInput("the two_player variant is for 2 players or teams, not {count}", count=len(seats))
     return ASIDE
 
 
@@ -80,7 +82,7 @@ def _bonus_pile(edition: Edition, setup: Setup, state: int) -> tuple[Bonus | Non
     """The shuffled bonus deck; none in the two-player variant ("no bonus deck"), nor when the
     players leave it in the box ("if you want to play original CLUE, return them to the box")."""
     if not setup.bonus_cards and edition.bonus is None:
-        raise BadInput(f"{edition.name} has no bonus cards to leave out")
+        raise BadInput("{edition} has no bonus cards to leave out", edition=edition.name)
     if edition.bonus is None or setup.variant == "two_player" or not setup.bonus_cards:
         return None, state
     pile, state = rng.shuffled(state, edition.bonus.instances())
@@ -103,7 +105,8 @@ def _first_player(
     fixed = edition.first_player(seats)
     if fixed is not None:
         if chosen is not None and chosen != fixed and edition.first in seats:
-            raise BadInput(f"{edition.first} always moves first in {edition.name}, not {chosen}")
+            raise BadInput("{first} always moves first in {edition}, not {chosen}", first=edition.first,
+                           edition=edition.name, chosen=chosen)
         return chosen or fixed, (), state
     if chosen is not None:
         return chosen, (), state
@@ -128,5 +131,5 @@ def _roll_off(edition: Edition, seats: tuple[str, ...], state: int) -> tuple[str
 def _seat_named(edition: Edition, seats: tuple[str, ...], name: str) -> str:
     seat = edition.deck.resolve(name, "suspect")
     if seat not in seats:
-        raise UnknownSeat(f"{seat} is not seated; seats: {', '.join(seats)}")
+        raise UnknownSeat("{seat} is not seated; seats: {seats}", seat=seat, seats=", ".join(seats))
     return seat

@@ -21,9 +21,9 @@ def snoop(state: GameState, action: Snoop, seat: str) -> Result:
     turn = state.turn
     here = state.position(seat)
     if turn.snoop_at is None or turn.snoop_at != here:
-        raise WrongPhase(f"{seat} is not on a snoop space reached this turn (or has already snooped there)")
+        raise WrongPhase("{seat} is not on a snoop space reached this turn (or has already snooped there)", seat=seat)
     target = state.seat_named(action.target)
     if target == seat:
-        raise BadInput(f"{seat} snoops on an opponent, not on themself")
+        raise BadInput("{seat} snoops on an opponent, not on themself", seat=seat)
     state, events = peek(state, seat, target)
     return state.evolve(turn=state.turn.evolve(snoop_at=None)), events

@@ -169,7 +169,7 @@ class GameState(Evolving):
         except UnknownCard:
             seat = ""
         if seat not in self.seats:
-            raise UnknownSeat(f"{name!r} is not seated; seats: {', '.join(self.seats)}")
+            raise UnknownSeat("{name!r} is not seated; seats: {seats}", name=name, seats=", ".join(self.seats))
         return seat
 
     def hand(self, seat: str) -> tuple[str, ...]:

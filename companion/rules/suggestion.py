@@ -8,6 +8,8 @@ in turn (``"every"``). A shown card goes to the suggester alone.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .actions import Pass, Show, Suggest
 from .errors import CannotShow, MustShow, MustSuggest, NotInRoom, NotYourTurn, WrongPhase
 from .events import CardShown, Event, Moved, NoRefutation, Passed, RefuteRequested, SideCardSeen, Suggested, WeaponMoved
@@ -46,13 +48,15 @@ def show(state: GameState, action: Show, seat: str) -> Result:
     if state.turn.phase is not Phase.REFUTING or asking is None or asking.asked is None:
         raise WrongPhase("no suggestion is waiting for a card")
     if seat != asking.asked:
-        raise NotYourTurn(f"{asking.asked} must answer the suggestion now, not {seat}")
+        raise NotYourTurn("{asked} must answer the suggestion now, not {seat}", asked=asking.asked, seat=seat)
     card = state.edition.deck.resolve(action.card)
     named = asking.suggestion.cards()
     if card not in named:
-        raise CannotShow(f"{card} was not named; the suggestion was {', '.join(named)}")
+        suspect, weapon, room = named  # each its own argument, so that the reader's names spell each card
+        raise CannotShow("{card} was not named; the suggestion was {suspect}, {weapon}, {room}", card=card,
+                         suspect=suspect, weapon=weapon, room=room)
     if card not in state.hand(seat):
-        raise CannotShow(f"{seat} does not hold {card}")
+        raise CannotShow("{seat} does not hold {card}", seat=seat, card=card)
     suggester = asking.suggestion.suggester
     state = state.evolve(shown=state.shown + (Shown(seat, suggester, card),))
     queue = asking.queue if state.edition.refute == "every" else ()
@@ -67,11 +71,11 @@ def pass_(state: GameState, action: Pass, seat: str) -> Result:
         raise WrongPhase("there is no suggestion to answer")
     suggestion = asking.suggestion
     if seat == suggestion.suggester:
-        raise NotYourTurn(f"{seat} made the suggestion and does not answer it")
+        raise NotYourTurn("{seat} made the suggestion and does not answer it", seat=seat)
     if set(suggestion.cards()) & set(state.hand(seat)):
         if state.turn.phase is not Phase.REFUTING:
             raise WrongPhase("the suggestion has already been answered")
-        raise MustShow(f"{seat} holds a card named in the suggestion and must show one")
+        raise MustShow("{seat} holds a card named in the suggestion and must show one", seat=seat)
     return state, ()
 
 
@@ -90,33 +94,38 @@ def owed_suggestion(state: GameState, seat: str) -> str | None:
     return here
 
 
-def check_suggested(state: GameState, seat: str, instead: str) -> None:
+def check_suggested(state: GameState, seat: str, instead: Literal["ending the turn", "accusing"]) -> None:
     """Refuse ``instead`` (ending the turn, accusing) while a suggestion is owed."""
     room = owed_suggestion(state, seat)
-    if room is not None:
-        raise MustSuggest(f"{seat} must make a suggestion in the room just entered ({room}) before {instead}")
+    if room is None:
+        return
+    if instead == "accusing":  # one whole sentence each, so that a translation can word it freely
+        raise MustSuggest("{seat} must make a suggestion in the room just entered ({room}) before accusing",
+                          seat=seat, room=room)
+    raise MustSuggest("{seat} must make a suggestion in the room just entered ({room}) before ending the turn",
+                      seat=seat, room=room)
 
 
 def _suggestion_room(state: GameState, seat: str) -> str:
     """The room a suggestion is about, or why none may be made now."""
     here, turn = state.position(seat), state.turn
     if turn.refutation is not None:
-        raise WrongPhase(f"{seat} has already made a suggestion this turn")
+        raise WrongPhase("{seat} has already made a suggestion this turn", seat=seat)
     if not is_room(state.edition, here):
-        raise NotInRoom(f"{seat} is on {here}, not in a room")
+        raise NotInRoom("{seat} is on {here}, not in a room", seat=seat, here=here)
     if here not in state.edition.deck.rooms:
-        raise NotInRoom(f"the {here} is not a scene of the crime: no suggestions there")
+        raise NotInRoom("the {here} is not a scene of the crime: no suggestions there", here=here)
     if turn.phase is Phase.START and seat in state.summoned:
         return here  # moved here by another's suggestion: may suggest without moving
     if turn.phase is Phase.MOVED and turn.entered == here:
         return here
     if turn.phase is Phase.START:
-        raise WrongPhase(f"{seat} must move first: a suggestion needs a room entered this turn")
+        raise WrongPhase("{seat} must move first: a suggestion needs a room entered this turn", seat=seat)
     if turn.phase is Phase.MOVING:
-        raise WrongPhase(f"{seat} rolled and must move before suggesting")
+        raise WrongPhase("{seat} rolled and must move before suggesting", seat=seat)
     if turn.phase is Phase.MOVED:
-        raise WrongPhase(f"{seat} did not enter the {here} this turn")
-    raise WrongPhase(f"{seat} has already made a suggestion this turn")
+        raise WrongPhase("{seat} did not enter the {here} this turn", seat=seat, here=here)
+    raise WrongPhase("{seat} has already made a suggestion this turn", seat=seat)
 
 
 def _ask_on(state: GameState, asking: Refutation) -> Result:

@@ -41,7 +41,7 @@ def _rules(state: GameState) -> tuple[Movement, frozenset[str], tuple[str, ...]]
 
 def roll(state: GameState, action: Roll, seat: str) -> Result:
     if state.turn.phase is not Phase.START:
-        raise WrongPhase(f"{seat} has already {_done(state.turn.phase)} this turn")
+        raise _already(seat, state.turn.phase)
     if action.dice is None:
         faces, after = _rolled(state)
         state = state.evolve(rng=after)
@@ -76,11 +76,12 @@ def move(state: GameState, action: Move, seat: str) -> Result:
     if turn.phase is Phase.START:
         return _passage(state, seat, here, target)
     if turn.phase is not Phase.MOVING or turn.roll is None:
-        raise WrongPhase(f"{seat} has already {_done(turn.phase)} this turn")
+        raise _already(seat, turn.phase)
     board = state.edition.require_board()
     used = movement.stop_steps(board, here, turn.roll, state.occupied(seat), target, *_rules(state))
     if used is None:
-        raise IllegalMove(f"{seat} cannot reach {target} from {here} with {turn.roll} to move")
+        raise IllegalMove("{seat} cannot reach {target} from {here} with {roll} to move", seat=seat, target=target,
+                          here=here, roll=turn.roll)
     left = turn.roll - used
     gone = turn.used | ({here} if is_room(state.edition, here) else set())
     kind = board.marks.get(board.index[target]) if target in board.index else None
@@ -109,13 +110,17 @@ def _passage(state: GameState, seat: str, here: str, target: str) -> Result:
     """Before rolling: a secret passage or joining room to the place at its other end."""
     board = state.edition.require_board()
     if target in state.occupied(seat):
-        raise IllegalMove(f"{target} is taken by another mover: a passage may not land on it")
+        raise IllegalMove("{target} is taken by another mover: a passage may not land on it", target=target)
     if target in state.turn.used:
-        raise IllegalMove(f"{seat} has already been in the {target} this turn and may not go back")
+        raise IllegalMove("{seat} has already been in the {target} this turn and may not go back",
+                          seat=seat, target=target)
     if target not in board.passages.get(here, ()):
         if not is_room(state.edition, target) and here not in board.passages:
-            raise IllegalMove(f"{seat} must roll before moving to {target}; without a roll only a secret passage is taken")
-        raise IllegalMove(f"there is no secret passage from {here} to {target}")
+            raise IllegalMove(
+                "{seat} must roll before moving to {target}; without a roll only a secret passage is taken",
+                seat=seat, target=target,
+            )
+        raise IllegalMove("there is no secret passage from {here} to {target}", here=here, target=target)
     entered = target if is_room(state.edition, target) else None
     state = state.with_position(seat, target)
     turn = state.turn
@@ -133,9 +138,10 @@ def _room(state: GameState, place: str) -> str | None:
 def end_turn(state: GameState, action: EndTurn, seat: str) -> Result:
     phase = state.turn.phase
     if phase is Phase.START:
-        raise WrongPhase(f"{seat} must roll or take a secret passage before ending the turn")
+        raise WrongPhase("{seat} must roll or take a secret passage before ending the turn", seat=seat)
     if phase is Phase.MOVING and not state.turn.may_stop:
-        raise WrongPhase(f"{seat} has {state.turn.roll} to move and must move before ending the turn")
+        raise WrongPhase("{seat} has {roll} to move and must move before ending the turn",
+                         seat=seat, roll=state.turn.roll)
     check_suggested(state, seat, "ending the turn")
     return pass_turn(state)
 
@@ -171,10 +177,17 @@ def _checked_dice(state: GameState, dice: tuple[Face, ...]) -> tuple[Face, ...]:
     elif len(numbers) != len(dice):
         ok = False
     if not ok:
-        extra = ' (one may be "?")' if question else ""
-        raise BadInput(f"dice must be {count} number(s) from 1 to 6{extra}, not {list(dice)}")
+        if question:
+            raise BadInput('dice must be {count} number(s) from 1 to 6 (one may be "?"), not {dice}', count=count,
+                           dice=list(dice))
+        raise BadInput("dice must be {count} number(s) from 1 to 6, not {dice}", count=count, dice=list(dice))
     return dice
 
 
-def _done(phase: Phase) -> str:
-    return {Phase.MOVING: "rolled", Phase.REFUTING: "suggested"}.get(phase, "moved")
+def _already(seat: str, phase: Phase) -> WrongPhase:
+    """Why the turn is past rolling: one whole sentence per phase, so that each translates on its own."""
+    if phase is Phase.MOVING:
+        return WrongPhase("{seat} has already rolled this turn", seat=seat)
+    if phase is Phase.REFUTING:
+        return WrongPhase("{seat} has already suggested this turn", seat=seat)
+    return WrongPhase("{seat} has already moved this turn", seat=seat)

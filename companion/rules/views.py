@@ -51,7 +51,7 @@ def public_view(state: GameState, record: list[dict[str, Any]] | None = None) ->
 def seat_view(state: GameState, seat: str, record: list[dict[str, Any]] | None = None) -> View:
     """What one seat may see: the public view plus its own secrets."""
     if seat not in state.seats:
-        raise UnknownSeat(f"{seat!r} is not seated; seats: {', '.join(state.seats)}")
+        raise UnknownSeat("{name!r} is not seated; seats: {seats}", name=seat, seats=", ".join(state.seats))
     return _view(state, seat, record)
 
 
