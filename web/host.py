@@ -117,7 +117,7 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
     store = table.store
     return {
         "house": table.house.as_dict(), "locales": [{"tag": tag, "name": LOCALE_NAMES.get(tag, tag)} for tag in LOCALES],
-        "cards": _cards(edition, table.house.locale), "house_name_most": MAX_NAME,
+        "deck": _cards(edition, table.house.locale), "house_name_most": MAX_NAME,
         "stage": table.stage, "game_id": table.game_id, "edition": edition,
         "phase": view.get("phase"), "turn": view.get("turn"), "problems": view.get("problems", []),
         "ready": view.get("ready"), "settings": dict(table.settings), "link": table.board.link,
@@ -136,7 +136,7 @@ def _cards(edition_id: str | None, locale: str) -> dict[str, list[dict[str, str]
         return None
     deck = load_edition(edition_id).deck
     shown = spelled(edition_id, locale)  # without house names: the placeholder the name replaces
-    return {kind: [{"card": card, "spelled": shown.get(card, card)} for card in cards]
+    return {kind: [{"identity": card, "spelled": shown.get(card, card)} for card in cards]
             for kind, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms))}
 
 

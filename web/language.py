@@ -20,6 +20,7 @@ from companion.language.areas import WEB_AREAS
 from companion.language.catalogues import messages
 from companion.language.locales import LOCALES
 from companion.rules.errors import ClueError
+from companion.table.wording import Wording
 
 from .context import context
 
@@ -90,8 +91,7 @@ def told(err: ClueError) -> str:
         names = context().names(locale.tag)
     except Exception:  # no answer from the session: the names as they are
         names = {}
-    return err.told(lambda text: say(locale.language, text), lambda value: names.get(value, value)
-                    if isinstance(value, str) else value)
+    return Wording(locale.language, names).told(err)
 
 
 @blueprint.get("/i18n/<tag>.js")

@@ -25,16 +25,18 @@ Seen in two different places, it is in neither until one is cleared.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.language import N_
 from companion.rules.edition import Edition
 from companion.rules.engine import legal_destinations
 from companion.rules.errors import UnknownCard
 from companion.rules.state import GameState, Phase
 
 from .tags import Piece, TagMap, normal_uid
-from .zones import Zone, ZoneMap, with_article
+from .wording import Words, joined, the
+from .zones import Zone, ZoneMap
 
 Sensed = Mapping[int, frozenset[str]]  # reader -> UIDs it sees now
 Seen = dict[Piece, frozenset[Zone]]
@@ -60,13 +62,19 @@ class Agrees:
 class PutBack:
     """The piece may not be where it was seen: ``text`` tells the players what to do.
 
-    ``place`` is where the game has it; ``zone`` where it was seen instead.
+    ``place`` is where the game has it; ``zone`` where it was seen instead;
+    ``words`` is ``text`` as a message, to be said in the table's language.
     """
 
     piece: Piece
     place: str
     text: str
     zone: Zone | None = None
+    words: Words | None = field(default=None, compare=False)
+
+    @classmethod
+    def told(cls, piece: Piece, place: str, words: Words, zone: Zone | None = None) -> PutBack:
+        return cls(piece, place, str(words), zone, words)
 
 
 Verdict = MoveTo | Agrees | PutBack
@@ -129,7 +137,8 @@ def judge(state: GameState, zones: ZoneMap, piece: Piece, zone: Zone) -> Verdict
     if piece.kind == "card":
         if zone.kind in CARD_ZONES:
             return Agrees()
-        return PutBack(piece, "", f"Take the {piece.name} card off {zone.describe()}.", zone)
+        return PutBack.told(piece, "", Words(N_("Take the {card} card off {zone}."),
+                                             {"card": piece.name, "zone": zone.words()}), zone)
     expected = _expected(state, piece)
     if zone.covers(expected):
         return Agrees()
@@ -137,8 +146,15 @@ def judge(state: GameState, zones: ZoneMap, piece: Piece, zone: Zone) -> Verdict
     seat = _moving_seat(state, piece)
     if seat is not None and target is not None and target in legal_destinations(state):
         return MoveTo(seat, target)
-    reason = _reason(state, target) if seat is not None and target is not None else ""
-    return PutBack(piece, expected, f"{put_back(state.edition, piece, expected)}{reason}.", zone)
+    instruction = put_back_words(state.edition, piece, expected)
+    if seat is None or target is None:
+        words = Words(N_("{instruction}."), {"instruction": instruction})
+    elif state.turn.phase is Phase.START:
+        words = Words(N_("{instruction}: roll first."), {"instruction": instruction})
+    else:
+        words = Words(N_("{instruction}: {place} is not reachable with a {roll}."),
+                      {"instruction": instruction, "place": _name(state.edition, target), "roll": state.turn.roll})
+    return PutBack.told(piece, expected, words, zone)
 
 
 def put_back(edition: Edition, piece: Piece, place: str) -> str:
@@ -148,10 +164,18 @@ def put_back(edition: Edition, piece: Piece, place: str) -> str:
     >>> put_back(load_edition("classic"), Piece("mover", "Colonel Mustard"), "h25")
     'Put Colonel Mustard back on h25'
     """
-    name = piece.name if piece.kind == "mover" else with_article(piece.name)
-    if _kind_of(edition, place) == "off":
-        return f"Take {name} off the board"
-    return f"Put {name} back {_at(edition, place)}"
+    return str(put_back_words(edition, piece, place))
+
+
+def put_back_words(edition: Edition, piece: Piece, place: str) -> Words:
+    """:func:`put_back` as a message."""
+    name: str | Words = piece.name if piece.kind == "mover" else the(piece.name)
+    kind = _kind_of(edition, place)
+    if kind == "off":
+        return Words(N_("Take {piece} off the board"), {"piece": name})
+    if kind == "room":
+        return Words(N_("Put {piece} back in {room}"), {"piece": name, "room": the(place)})
+    return Words(N_("Put {piece} back on {square}"), {"piece": name, "square": place})
 
 
 def _expected(state: GameState, piece: Piece) -> str:
@@ -176,12 +200,6 @@ def _moving_seat(state: GameState, piece: Piece) -> str | None:
     return turn.seat if turn.phase in (Phase.START, Phase.MOVING) else None
 
 
-def _reason(state: GameState, target: str) -> str:
-    if state.turn.phase is Phase.START:
-        return ": roll first"
-    return f": {_name(state.edition, target)} is not reachable with a {state.turn.roll}"
-
-
 def _kind_of(edition: Edition, place: str) -> str:
     board = edition.board
     if place in edition.deck.rooms or (board is not None and place in board.rooms):
@@ -189,27 +207,31 @@ def _kind_of(edition: Edition, place: str) -> str:
     return "square" if board is not None and place in board.index else "off"
 
 
-def _name(edition: Edition, place: str) -> str:
-    return with_article(place) if _kind_of(edition, place) == "room" else place
+def _name(edition: Edition, place: str) -> str | Words:
+    return the(place) if _kind_of(edition, place) == "room" else place
 
 
-def _at(edition: Edition, place: str) -> str:
+def _at(edition: Edition, place: str) -> Words:
     """ "in the Kitchen", "on h25", "off the board"."""
     kind = _kind_of(edition, place)
-    return {"room": f"in {with_article(place)}", "square": f"on {place}"}.get(kind, "off the board")
+    if kind == "room":
+        return Words(N_("in {room}"), {"room": the(place)})
+    if kind == "square":
+        return Words(N_("on {square}"), {"square": place})
+    return Words(N_("off the board"))
 
 
-def _zone_at(zone: Zone) -> str:
+def _zone_at(zone: Zone) -> Words:
     """Where a piece on this zone is: "in the Hall", "on the Hall doorway (l19)", "on seat pad 2"."""
     inside = zone.kind == "room" or (zone.kind == "centre" and zone.place is not None)
-    return f"{'in' if inside else 'on'} {zone.describe()}"
+    return Words(N_("in {zone}") if inside else N_("on {zone}"), {"zone": zone.words()})
 
 
-def _reader_name(zones: ZoneMap, reader: int) -> str:
+def _reader_name(zones: ZoneMap, reader: int) -> Words:
     zone = zones.zone(reader)
     if zone is None:
-        return f"reader {reader}"
-    return zone.describe() if zone.kind == "seat" else f"{zone.describe()} reader"
+        return Words(N_("reader {number}"), {"number": reader})
+    return zone.words() if zone.kind == "seat" else Words(N_("{zone} reader"), {"zone": zone.words()})
 
 
 def _in_reader_order(zones: ZoneMap, seen: Iterable[Zone]) -> list[Zone]:
@@ -219,22 +241,33 @@ def _in_reader_order(zones: ZoneMap, seen: Iterable[Zone]) -> list[Zone]:
     return sorted(seen, key=lambda zone: first.get(zone, -1))
 
 
-def _sentence(state: GameState, zones: ZoneMap, piece: Piece, expected: str, seen: frozenset[Zone]) -> str:
-    who = f"{piece.name}'s mover" if piece.kind == "mover" else with_article(piece.name)
-    who = who[0].upper() + who[1:]
+def _sentence(state: GameState, zones: ZoneMap, piece: Piece, expected: str, seen: frozenset[Zone]) -> Words:
+    who = _who(piece)
     wrong = [zone for zone in _in_reader_order(zones, seen) if not zone.covers(expected)]
-    where = " and ".join(_zone_at(zone) for zone in wrong)
+    at = _at(state.edition, expected)
     if not seen:
-        now = "is not on the board"
-    elif len(wrong) < len(seen):
-        now = f"is also {where}"
-    else:
-        now = f"is {where}"
-    return f"{who} should be {_at(state.edition, expected)} but {now}."
+        return Words(N_("{who} should be {at} but is not on the board."), {"who": who, "at": at})
+    where = joined([_zone_at(zone) for zone in wrong])
+    if len(wrong) < len(seen):
+        return Words(N_("{who} should be {at} but is also {where}."), {"who": who, "at": at, "where": where})
+    return Words(N_("{who} should be {at} but is {where}."), {"who": who, "at": at, "where": where})
 
 
-def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed) -> list[dict[str, Any]]:
+def _who(piece: Piece) -> Words:
+    """The piece at the start of a sentence: "Colonel Mustard's mover", "The Rope"."""
+    if piece.kind == "mover":
+        return Words(N_("{seat}'s mover"), {"seat": piece.name})
+    if piece.name.lower().startswith("the "):
+        return Words("{name}", {"name": piece.name[0].upper() + piece.name[1:]})
+    return Words(N_("The {name}"), {"name": piece.name})
+
+
+def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sensed,
+                     parts: bool = False) -> list[dict[str, Any]]:
     """:func:`differences` as records: piece, kind, expected, seen, readers, text.
+
+    With ``parts``, each also has its text as a message (``parts``, and
+    ``named_parts`` beside ``named``), to be said in the table's language.
 
     A stray card's record names no card in ``piece`` or ``text``: ``named``
     has the sentence with its name, for ``holder`` only (see :func:`for_viewer`).
@@ -247,17 +280,23 @@ def differences_data(state: GameState, zones: ZoneMap, tags: TagMap, sensed: Sen
     for piece, expected in expected_places(state).items():
         at = seen.get(piece, frozenset())
         if not agrees(state, zones, piece, at):
-            text = _sentence(state, zones, piece, expected, at)
-            found.append(_record(zones, piece, expected, at, text, _seeing(sensed, zones, tags, piece, at)))
+            words = _sentence(state, zones, piece, expected, at)
+            found.append(_record(zones, piece, expected, at, words, _seeing(sensed, zones, tags, piece, at)))
     for piece in sorted(p for p in seen if p.kind == "card"):
         stray = frozenset(zone for zone in seen[piece] if zone.kind not in CARD_ZONES)
         if stray:
             found.append(_stray_card(state, zones, piece, stray, _seeing(sensed, zones, tags, piece, stray)))
     for reader, uid in unknown:
-        text = f"Unknown tag {uid} on {_reader_name(zones, reader)}: enrol it with clue-companion enroll."
+        words = Words(N_("Unknown tag {uid} on {reader}: enrol it with clue-companion enroll."),
+                      {"uid": uid, "reader": _reader_name(zones, reader)})
         zone = zones.zone(reader)
         found.append({"piece": None, "kind": "unknown", "expected": None, "uid": uid,
-                      "seen": [zone.describe()] if zone else [], "readers": [reader], "text": text})
+                      "seen": [zone.describe()] if zone else [], "readers": [reader], "text": str(words),
+                      "parts": words.as_dict()})
+    if not parts:
+        for entry in found:
+            entry.pop("parts", None)
+            entry.pop("named_parts", None)
     return found
 
 
@@ -276,17 +315,29 @@ def for_viewer(entry: Mapping[str, Any], viewer: str | None) -> str:
     return str(entry["named"] if holder is not None and holder in (viewer, PUBLIC) else entry["text"])
 
 
+def words_for_viewer(entry: Mapping[str, Any], viewer: str | None) -> Words:
+    """:func:`for_viewer` as a message (``parts``; ``named_parts`` for the card's holder)."""
+    holder = entry.get("holder")
+    named = holder is not None and holder in (viewer, PUBLIC)
+    parts = entry.get("named_parts" if named else "parts")
+    if isinstance(parts, Mapping):
+        return Words.from_dict(parts)
+    return Words("{text}", {"text": for_viewer(entry, viewer)})
+
+
 def _stray_card(state: GameState, zones: ZoneMap, piece: Piece, stray: frozenset[Zone],
                 readers: list[int]) -> dict[str, Any]:
     """A card off its pads: the table reads "a card", its holder reads which (a hand's card is a secret).
 
     A card in the envelope or aside is named to no one.
     """
-    where = ' and '.join(map(_zone_at, _in_reader_order(zones, stray)))
+    where = joined([_zone_at(zone) for zone in _in_reader_order(zones, stray)])
     holders = [seat for seat, hand in zip(state.seats, state.hands) if piece.name in hand]
     holder = PUBLIC if piece.name in state.face_up else holders[0] if holders else None
-    entry = _record(zones, Piece("card", ""), None, stray, f"A card is {where}: take it off.", readers)
-    entry.update(piece=None, holder=holder, named=f"The {piece.name} card is {where}: take it off.")
+    entry = _record(zones, Piece("card", ""), None, stray, Words(N_("A card is {where}: take it off."),
+                                                                 {"where": where}), readers)
+    named = Words(N_("The {card} card is {where}: take it off."), {"card": piece.name, "where": where})
+    entry.update(piece=None, holder=holder, named=str(named), named_parts=named.as_dict())
     return entry
 
 
@@ -296,11 +347,12 @@ def _seeing(sensed: Sensed, zones: ZoneMap, tags: TagMap, piece: Piece, where: f
                   if zones.zone(reader) in where and any(tags.piece(uid) == piece for uid in uids))
 
 
-def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], text: str,
+def _record(zones: ZoneMap, piece: Piece, expected: str | None, seen: frozenset[Zone], words: Words,
             readers: list[int]) -> dict[str, Any]:
     ordered = _in_reader_order(zones, seen)
     return {"piece": piece.name, "kind": piece.kind, "expected": expected,
-            "seen": [zone.describe() for zone in ordered], "readers": readers, "text": text}
+            "seen": [zone.describe() for zone in ordered], "readers": readers, "text": str(words),
+            "parts": words.as_dict()}
 
 
 def signal_for(zones: ZoneMap, verdict: Verdict) -> tuple[int, ...]:

@@ -20,10 +20,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.language import N_
 from companion.deduction.bots import LEVELS, Bot, Routes
 from companion.rules.actions import Action, Move
 from companion.rules.errors import BadInput
 from companion.rules.state import GameState, Phase
+
+from .wording import Words
 
 MAX_IN_A_ROW = 2000  # actions bots may take before a person gets a word in (an all-bot game ends well before)
 SLOW = 0.15  # seconds: once a decision took longer, bots decide on a helper thread so the table keeps answering
@@ -61,8 +64,11 @@ def actor(state: GameState) -> str:
     return turn.seat
 
 
-def move_prompt(seat: str, place: str, rooms: Sequence[str]) -> str:
-    return f"Move {seat} to the {place}" if place in rooms else f"Move {seat} to square {place}"
+def move_prompt(seat: str, place: str, rooms: Sequence[str]) -> Words:
+    """What a person is asked to do with a bot's mover, in a notice: "a computer player's move"."""
+    if place in rooms:
+        return Words(N_("Move {seat} to the {room} (a computer player's move)."), {"seat": seat, "room": place})
+    return Words(N_("Move {seat} to square {square} (a computer player's move)."), {"seat": seat, "square": place})
 
 
 @dataclass

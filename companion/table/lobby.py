@@ -18,12 +18,15 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.language import N_
 from companion.rules.actions import DealSpec, Setup
 from companion.rules.cards import CATEGORIES
 from companion.rules.deal import check_deal
 from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import BadDeal, BadInput, ClueError
 from companion.rules.setup import new_game
+
+from .wording import Words, in_turn, joined
 
 DEALS = ("virtual", "physical")
 DICE = ("companion", "physical")
@@ -48,11 +51,11 @@ class Lobby:
              seed: int = 0, variant: str | None = None, bonus_cards: bool = True) -> Lobby:
         """Check the choices (raising a :class:`ClueError`) and open the table."""
         if deal not in DEALS:
-            raise BadInput(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
+            raise BadInput("deal must be one of {choices}, not {deal!r}", choices=", ".join(DEALS), deal=deal)
         if dice not in DICE:
-            raise BadInput(f"dice must be one of {', '.join(DICE)}, not {dice!r}")
+            raise BadInput("dice must be one of {choices}, not {dice!r}", choices=", ".join(DICE), dice=dice)
         if deal == "physical" and variant is not None:
-            raise BadInput(f"the {variant} variant sets cards aside: it needs the companion to deal")
+            raise BadInput("the {variant} variant sets cards aside: it needs the companion to deal", variant=variant)
         lobby = cls(load_edition(edition), tuple(seats), deal, dice, seed, variant, bonus_cards)
         state, _ = new_game(lobby._setup(None))  # the engine checks edition, seats and variant
         return replace(lobby, seats=state.seats, scanned={seat: () for seat in state.seats})
@@ -71,7 +74,11 @@ class Lobby:
         return replace(self, face_up=face_up)
 
     def problems(self, seat: str | None = None) -> list[str]:
-        """Why the game cannot start yet; empty when it can.
+        """Why the game cannot start yet; empty when it can."""
+        return [str(words) for words in self.problem_words(seat)]
+
+    def problem_words(self, seat: str | None = None) -> list[Words]:
+        """:meth:`problems` as messages, to be said in the table's language.
 
         Said so that nobody learns a card from it: a card scanned twice is named
         only to a seat that scanned it, and the unscanned cards (the envelope to
@@ -81,36 +88,39 @@ class Lobby:
             return []
         holders = self._holders()
         # Sorted as sentences, not by card, so that their order names no card either.
-        problems = sorted(self._twice(card, where, seat) for card, where in holders.items() if len(where) > 1)
+        twice = (self._twice(card, where, seat) for card, where in holders.items() if len(where) > 1)
+        problems = sorted(twice, key=str)
         left = [card for card in self.edition.deck.all if card not in holders]
         categories = Counter(self.edition.deck.category_of(card) for card in left)
         if len(left) > 3:
-            problems.append(f"{len(left) - 3} more card(s) to scan: {len(left)} are not accounted for.")
+            problems.append(Words(N_("{more} more card(s) to scan: {left} are not accounted for."),
+                                  {"more": len(left) - 3, "left": len(left)}))
         elif len(left) < 3 or sorted(categories) != sorted(CATEGORIES):
-            problems.append(f"{len(left)} card(s) were not scanned, and the envelope must hold exactly one "
-                            "suspect, one weapon and one room: check each hand.")
+            problems.append(Words(N_("{left} card(s) were not scanned, and the envelope must hold exactly one "
+                                     "suspect, one weapon and one room: check each hand."), {"left": len(left)}))
         if not problems:
             try:
                 self.deal_spec()
-            except ClueError as err:
-                problems.append(str(err)[:1].upper() + str(err)[1:] + ".")
+            except ClueError as err:  # the engine's own words (the rules' catalogue has them), as a sentence
+                problems.append(Words("{text}", {"text": str(err)[:1].upper() + str(err)[1:] + "."}))
         return problems
 
-    def _holders(self) -> dict[str, list[str]]:
-        holders: dict[str, list[str]] = {}
+    def _holders(self) -> dict[str, list[str | Words]]:
+        holders: dict[str, list[str | Words]] = {}
         for seat, hand in self.scanned.items():
             for card in hand:
                 holders.setdefault(card, []).append(seat)
         for card in self.face_up:
-            holders.setdefault(card, []).append("the centre pad")
+            holders.setdefault(card, []).append(Words(N_("the centre pad")))
         return holders
 
     @staticmethod
-    def _twice(card: str, where: list[str], seat: str | None) -> str:
-        places = " and ".join(where)
+    def _twice(card: str, where: list[str | Words], seat: str | None) -> Words:
+        places = joined(where)
         if seat in where:
-            return f"{card} was scanned by {places}: it can only be in one place."
-        return f"One card was scanned by {places}: a card can only be in one place."
+            return Words(N_("{card} was scanned by {places}: it can only be in one place."),
+                         {"card": card, "places": places})
+        return Words(N_("One card was scanned by {places}: a card can only be in one place."), {"places": places})
 
     @property
     def ready(self) -> bool:
@@ -121,7 +131,7 @@ class Lobby:
         held = {card for hand in self.scanned.values() for card in hand} | set(self.face_up)
         envelope = tuple(card for card in self.edition.deck.all if card not in held)
         if len(envelope) != 3:
-            raise BadDeal(f"the envelope would hold {len(envelope)} cards, not 3")
+            raise BadDeal("the envelope would hold {count} cards, not 3", count=len(envelope))
         return check_deal(self.edition, self.seats, DealSpec(envelope, dict(self.scanned), self.face_up))
 
     def setup(self) -> Setup:
@@ -129,7 +139,7 @@ class Lobby:
         if self.deal == "physical":
             problems = self.problems()
             if problems:
-                raise BadDeal("the deal is not complete: " + " ".join(problems))
+                raise BadDeal("the deal is not complete: {problems}", problems=in_turn(self.problem_words()))
             return self._setup(self.deal_spec())
         return self._setup(None)
 
@@ -142,11 +152,13 @@ class Lobby:
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """The setup stage as ``seat`` (None: the table) may see it: only its own scanned cards."""
-        problems = self.problems(seat)
+        words = self.problem_words(seat)
+        problems = [str(problem) for problem in words]
         return {
             "stage": "setup", "phase": "setup", "turn": None, "seat": seat, "seats": list(self.seats),
             "edition": self.edition.id,
             "hand": list(self.scanned.get(seat, ())) if seat else [],
             "scanned": {s: len(hand) for s, hand in self.scanned.items()},
             "face_up": list(self.face_up), "problems": problems, "ready": not problems,
+            "problem_parts": [problem.as_dict() for problem in words],  # problems, to say in the table's language
         }

@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.language import N_
+
 from .commands import Command
 
 View = Mapping[str, Any]
 Face = int | str
 BUTTONS = ("up", "down", "ok", "back")
-MORE = "Hand, notes, QR"  # the item that opens the browsing pages from an action menu
+MORE = N_("Hand, notes, QR")  # the item that opens the browsing pages from an action menu
 
 
 @dataclass(frozen=True)

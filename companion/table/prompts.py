@@ -23,11 +23,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from companion.language import N_
 from companion.rules.errors import BadInput
 
 from .commands import Command, StartGame
 from .menus import BUTTONS, Menu, Option, Page, Screen, View, asked_seat, home_menu, seat_of, with_cursor
 from .turn_pages import accuse_page, confirm_page, dice_page, dice_press, play_page, snoop_page, suggest_page
+from .wording import Wording, Words
+
+# A notice's title by its code (the error's or the notice's); an unlisted code is shown as it is spelled.
+TITLES: dict[str, str] = {
+    "error": N_("Error"), "bad_input": N_("Bad input"), "unknown_card": N_("Unknown card"),
+    "unknown_seat": N_("Unknown seat"), "bad_deal": N_("Bad deal"), "rule": N_("Rule"),
+    "not_your_turn": N_("Not your turn"), "wrong_phase": N_("Wrong phase"), "illegal_move": N_("Illegal move"),
+    "not_in_room": N_("Not in room"), "must_show": N_("Must show"), "cannot_show": N_("Cannot show"),
+    "must_suggest": N_("Must suggest"), "accusation_location": N_("Accusation location"),
+    "eliminated": N_("Eliminated"), "game_over": N_("Game over"), "table": N_("Table"),
+    "game_in_progress": N_("Game in progress"), "no_table": N_("No table"), "no_store": N_("No store"),
+    "no_game": N_("No game"), "game_ended": N_("Game ended"), "board_mismatch": N_("Board mismatch"),
+    "not_started": N_("Not started"), "dice_mode": N_("Dice mode"), "bot_move": N_("Bot move"),
+    "board_down": N_("Board down"), "unknown_tag": N_("Unknown tag"), "put_back": N_("Put back"),
+}
 
 __all__ = ["BUTTONS", "Menu", "Screen", "View", "press", "screen_for", "screen_text"]
 
@@ -115,7 +131,9 @@ def _page(view: View, menu: Menu) -> Page:
         return overlay
     stage = view.get("stage", "playing")
     if stage == "idle":
-        return Page(Screen("idle", "Clue Companion", ("No game is open.", "Open one on the web page.")), nav="still")
+        w = Wording.for_view(view)
+        lines = (w.say(N_("No game is open.")), w.say(N_("Open one on the web page.")))
+        return Page(Screen("idle", "Clue Companion", lines), nav="still")
     if stage == "over" or view.get("phase") == "over":
         return with_cursor(_over_page(view, menu), menu)
     if menu.step == "browse":
@@ -137,17 +155,32 @@ def _notice_page(view: View, menu: Menu) -> Page | None:
     notice = view.get("notice")
     if not notice or int(notice.get("id", 0)) <= menu.notice_seen:
         return None
-    code = notice.get("code")
-    title = code.replace("_", " ").capitalize() if code else "Note"
-    screen = Screen("error" if code else "notice", title, (str(notice.get("text", "")),), footer="ok: got it")
+    w, code = Wording.for_view(view), notice.get("code")
+    title = w.say(TITLES[code]) if code in TITLES else code.replace("_", " ").capitalize() if code else \
+        w.say(N_("Note"))
+    screen = Screen("error" if code else "notice", title, (_told(w, notice),), footer=w.say(N_("ok: got it")))
     return Page(screen, nav="dismiss", back=replace(menu, notice_seen=int(notice["id"])))
 
 
+def _told(w: Wording, said: Mapping[str, Any]) -> str:
+    """A notice (or correction) worded now, from its template when it has one, else its text."""
+    template, args = said.get("template"), said.get("args")
+    if not isinstance(template, str) or not isinstance(args, Mapping):
+        return str(said.get("text", ""))
+    return w.say(Words.from_dict(said))
+
+
 def _board_page(view: View) -> Page | None:
-    corrections = tuple((view.get("board") or {}).get("corrections") or ())
+    board = view.get("board") or {}
+    corrections = tuple(board.get("corrections") or ())
     if not corrections:
         return None
-    return Page(Screen("board", "Fix the board", items=corrections, footer="the game waits"), nav="list")
+    w = Wording.for_view(view)
+    parts = list(board.get("correction_parts") or ())
+    if len(parts) == len(corrections):
+        corrections = tuple(_told(w, part) for part in parts)
+    screen = Screen("board", w.say(N_("Fix the board")), items=corrections, footer=w.say(N_("the game waits")))
+    return Page(screen, nav="list")
 
 
 def _shown_page(view: View, menu: Menu) -> Page | None:
@@ -156,47 +189,59 @@ def _shown_page(view: View, menu: Menu) -> Page | None:
     seen = list(view.get("seen") or ())[menu.seen_seen:]
     if not shown and not seen:
         return None
-    sources = [f"{item['by']} showed you:" for item in shown] + [_seen_from(item) for item in seen]
-    cards = [str(item["card"]) for item in shown + seen]
+    w = Wording.for_view(view)
+    sources = [w.say(N_("{seat} showed you:"), seat=item["by"]) for item in shown] + [_seen_from(w, item)
+                                                                                      for item in seen]
+    cards = [w.name(item["card"]) for item in shown + seen]
     read = replace(menu, shown_seen=menu.shown_seen + len(shown), seen_seen=menu.seen_seen + len(seen))
     if len(cards) == 1:
-        screen = Screen("shown", "Card shown", (sources[0],), (cards[0],), footer="ok: got it")
+        screen = Screen("shown", w.say(N_("Card shown")), (sources[0],), (cards[0],), footer=w.say(N_("ok: got it")))
     else:
-        names = [f"{item['by']}:" for item in shown] + [_seen_from(item) for item in seen]
+        names = [f"{w.name(item['by'])}:" for item in shown] + [_seen_from(w, item) for item in seen]
         items = tuple(f"{name} {card}" for name, card in zip(names, cards))
-        screen = Screen("shown", "Shown to you", (), items, footer="ok: got it")
+        screen = Screen("shown", w.say(N_("Shown to you")), (), items, footer=w.say(N_("ok: got it")))
     return Page(with_cursor(Page(screen), menu).screen, nav="dismiss", back=read)
 
 
-def _seen_from(item: Mapping[str, Any]) -> str:
+def _seen_from(w: Wording, item: Mapping[str, Any]) -> str:
     if item.get("from") == "aside":
-        return f"Side card {int(item.get('index') or 0) + 1}:"
-    return f"Snooped from {item.get('from')}:"
+        return w.say(N_("Side card {number}:"), number=int(item.get("index") or 0) + 1)
+    return w.say(N_("Snooped from {seat}:"), seat=str(item.get("from")))
 
 
 # -- set-up, the end, browsing -----------------------------------------------------------------
 
 
 def _setup_page(view: View, menu: Menu) -> Page:
-    seat = seat_of(view)
+    seat, w = seat_of(view), Wording.for_view(view)
     physical = (view.get("settings") or {}).get("deal") == "physical"
     scanned = len(view.get("hand") or ())
-    lines = [f"Cards scanned: {scanned}" if physical else "The companion deals.", *(view.get("problems") or ())]
+    lines = [w.say(N_("Cards scanned: {count}"), count=scanned) if physical else w.say(N_("The companion deals.")),
+             *_problems(w, view)]
     if physical and not scanned:
-        lines.insert(1, "Lay your cards on your pad.")
+        lines.insert(1, w.say(N_("Lay your cards on your pad.")))
     if not view.get("ready"):
-        return Page(Screen("setup", "Setting up", tuple(lines), footer="up/down: more"), nav="browse")
+        return Page(Screen("setup", w.say(N_("Setting up")), tuple(lines), footer=w.say(N_("up/down: more"))),
+                    nav="browse")
     options = (Option(command=StartGame(seat)), Option(replace(home_menu(menu), step="browse", page=1)))
-    screen = Screen("setup", "Ready to start", tuple(lines), ("Start game", "Cards, QR"), footer="ok: choose")
+    items = (w.say(N_("Start game")), w.say(N_("Cards, QR")))
+    screen = Screen("setup", w.say(N_("Ready to start")), tuple(lines), items, footer=w.say(N_("ok: choose")))
     return with_cursor(Page(screen, options), menu)
 
 
 def _over_page(view: View, menu: Menu) -> Page:
-    winner = view.get("winner")
+    w, winner = Wording.for_view(view), view.get("winner")
     solution = view.get("solution") or {}
-    items = tuple(str(solution[key]) for key in ("suspect", "weapon", "room") if key in solution)
-    line = f"{winner} wins." if winner else "Nobody wins."
-    return Page(Screen("over", "Game over", (line,), items, 0, footer="up/down: read"))
+    items = tuple(w.name(solution[key]) for key in ("suspect", "weapon", "room") if key in solution)
+    line = w.say(N_("{seat} wins."), seat=winner) if winner else w.say(N_("Nobody wins."))
+    return Page(Screen("over", w.say(N_("Game over")), (line,), items, 0, footer=w.say(N_("up/down: read"))))
+
+
+def _problems(w: Wording, view: View) -> list[str]:
+    """The deal's problems, worded from their parts when the view has them."""
+    problems = [str(problem) for problem in view.get("problems") or ()]
+    parts = list(view.get("problem_parts") or ())
+    return [_told(w, part) for part in parts] if len(parts) == len(problems) else problems
 
 
 def _pages(view: View, menu: Menu) -> tuple[str, ...]:
@@ -211,16 +256,19 @@ def _browse_page(view: View, menu: Menu) -> Page:
     name = pages[menu.page % len(pages)] or "hand"
     if name == "home":
         return _page(view, home_menu(menu))
+    w = Wording.for_view(view)
     if name == "hand":
         hand = _in_order(view, view.get("hand") or ())
-        screen = Screen("hand", f"Your cards ({len(hand)})", () if hand else ("No cards yet.",), hand)
+        screen = Screen("hand", w.say(N_("Your cards ({count})"), count=len(hand)),
+                        () if hand else (w.say(N_("No cards yet.")),), tuple(w.name(card) for card in hand))
     elif name == "notebook":
-        screen = _notebook(view)
+        screen = _notebook(view, w)
     else:
         url = view.get("join_url")
-        lines = ("Scan to play on your phone.",) if url else ("No phone link yet: start the web page.",)
-        screen = Screen("pairing", "Phone view", lines, qr=url)
-    return with_cursor(Page(replace(screen, footer="ok: next page"), nav="browse"), menu)
+        lines = (w.say(N_("Scan to play on your phone.")),) if url else \
+            (w.say(N_("No phone link yet: start the web page.")),)
+        screen = Screen("pairing", w.say(N_("Phone view")), lines, qr=url)
+    return with_cursor(Page(replace(screen, footer=w.say(N_("ok: next page"))), nav="browse"), menu)
 
 
 def _browse_press(view: View, menu: Menu, button: str) -> Menu:
@@ -245,39 +293,45 @@ def _browse_press(view: View, menu: Menu, button: str) -> Menu:
     return after
 
 
-def _notebook(view: View) -> Screen:
+def _notebook(view: View, w: Wording) -> Screen:
     """Every card: crossed off ("x", and where it was learnt) when the seat knows who has it, else "?".
 
     With the host's assistant on, deduced places count as known, a card
     certainly in the envelope is marked "!", and with probabilities an open
     card shows its chance of being in the envelope.
     """
-    known: dict[str, str] = {card: "yours" for card in view.get("hand") or ()}
+    known: dict[str, str] = {card: w.say(N_("yours")) for card in view.get("hand") or ()}
     for card in view.get("face_up") or ():
-        known.setdefault(card, "face up")
+        known.setdefault(card, w.say(N_("face up")))
     for item in view.get("shown_to_me") or ():
-        known.setdefault(item["card"], str(item["by"]))
+        known.setdefault(item["card"], w.name(item["by"]))
     for item in view.get("seen") or ():
-        known.setdefault(item["card"], "side card" if item.get("from") == "aside" else str(item.get("from")))
+        known.setdefault(item["card"], w.say(N_("side card")) if item.get("from") == "aside"
+                         else w.name(item.get("from")))
     assistant = view.get("assistant") or {}
     for card, place in (assistant.get("certain") or {}).items():
-        known.setdefault(card, "ENVELOPE" if place == "envelope" else str(place))
+        known.setdefault(card, ENVELOPE if place == "envelope" else w.name(place))
     chances = assistant.get("cards") or {}
     cards = _all_cards(view)
-    items = tuple(_note(card, known.get(card), chances.get(card)) for card in cards)
-    lines = ("Accuse: " + ", ".join(assistant["accusation"]),) if assistant.get("accusation") else ()
-    crossed = sum(card in known and known[card] != "ENVELOPE" for card in cards)
-    return Screen("notebook", f"Notes {crossed}/{len(cards)}", lines, items)
+    items = tuple(_note(w, card, known.get(card), chances.get(card)) for card in cards)
+    accusation = ", ".join(w.name(card) for card in assistant.get("accusation") or ())
+    lines = (w.say(N_("Accuse: {cards}"), cards=accusation),) if accusation else ()
+    crossed = sum(card in known and known[card] != ENVELOPE for card in cards)
+    return Screen("notebook", w.say(N_("Notes {crossed}/{total}"), crossed=crossed, total=len(cards)), lines, items)
 
 
-def _note(card: str, known: str | None, chances: Mapping[str, float] | None) -> str:
-    if known == "ENVELOPE":
-        return f"! {card} (envelope)"
+ENVELOPE = "\0envelope"  # a known place that is no seat's: the card is the answer
+
+
+def _note(w: Wording, card: str, known: str | None, chances: Mapping[str, float] | None) -> str:
+    name = w.name(card)
+    if known == ENVELOPE:
+        return w.say(N_("! {card} (envelope)"), card=name)
     if known is not None:
-        return f"x {card} ({known})"
+        return f"x {name} ({known})"
     if chances:
-        return f"? {card} {round(100 * chances.get('envelope', 0))}%"
-    return f"? {card}"
+        return f"? {name} {round(100 * chances.get('envelope', 0))}%"
+    return f"? {name}"
 
 
 def _all_cards(view: View) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.language import N_
 from companion.deduction.assistant import Assistants, check_mode, review
 from companion.rules.actions import Action, EndTurn, Move, Roll, Show
 from companion.rules.edition import load_edition
@@ -47,6 +48,7 @@ from .lobby import Lobby
 from .resume import replay_game
 from .store import Store, StoreError
 from .tags import Piece, TagMap
+from .wording import Wording, Words
 from .zones import Zone, ZoneMap
 
 View = dict[str, Any]
@@ -58,8 +60,8 @@ class TableError(ClueError, ValueError):
 
     code = "table"
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, /, **args: object) -> None:
+        super().__init__(message, **args)
         self.code = code
 
 
@@ -141,6 +143,7 @@ class Table:
         self._assistants: Assistants | None = None
         self._review: tuple[int, list[dict[str, Any]]] | None = None
         self._bots = BotSeats()
+        self._wording: tuple[tuple[Any, ...], Wording] | None = None  # kept while locale, names, edition stay
         self.wake: Callable[[], None] | None = None  # the session's: publish again (a slow notebook is ready)
         self.house = House.from_setting(store.setting(HOUSE_SETTING) if store is not None else None)
 
@@ -156,7 +159,7 @@ class Table:
             self._log("refused", command=type(command).__name__, seat=seat, code=err.code,
                       message=None if secret else str(err))
             if isinstance(command, (Play, StartGame)):
-                self.notify(seat if isinstance(seat, str) else None, str(err), err.code)
+                self.notify(seat if isinstance(seat, str) else None, self.wording().told(err), err.code, Words.of(err))
             return Outcome(False, error=err.as_dict(), refusal=err)
         if outcome.ok:
             self._drive_bots()
@@ -176,9 +179,9 @@ class Table:
                 assert isinstance(action, Move)
                 if self._bots.waiting != (seat, action.to):
                     self._bots.waiting = (seat, action.to)
-                    text = bot_seats.move_prompt(seat, action.to, state.edition.deck.rooms) + " (a computer player's move)."
-                    self.notify(None, text, "bot_move")
-                    self.notify(seat, text, "bot_move")
+                    prompt = bot_seats.move_prompt(seat, action.to, state.edition.deck.rooms)
+                    self.tell(None, prompt, "bot_move")
+                    self.tell(seat, prompt, "bot_move")
                 return
             self._bots.waiting = None
             try:
@@ -255,7 +258,7 @@ class Table:
         self.state, self.lobby, self.stage = state, None, "playing"
         self._bots = BotSeats.for_game(state, self.settings)
         self._log("game_started", game_id=self.game_id, edition=setup.edition, seats=list(setup.seats))
-        self._reconcile("The game starts.")
+        self._reconcile(Words(N_("The game starts.")))
         return Outcome(True, tuple(event_for(event, None) for event in events))
 
     def _resume(self, game_id: int) -> Outcome:
@@ -265,9 +268,10 @@ class Table:
             raise TableError("game_in_progress", "a game is under way: end it before resuming another")
         summary = self.store.find(game_id)
         if summary is None:
-            raise TableError("no_game", f"there is no game {game_id} to resume")
+            raise TableError("no_game", "there is no game {game_id} to resume", game_id=game_id)
         if summary.status == "abandoned":  # its record is closed: no action could be stored
-            raise TableError("game_ended", f"game {game_id} was ended; only an unfinished game can be resumed")
+            raise TableError("game_ended", "game {game_id} was ended; only an unfinished game can be resumed",
+                             game_id=game_id)
         setup, actions, settings = self.store.load(game_id)
         state = replay_game(setup, actions)
         self._use_edition(setup.edition)
@@ -277,7 +281,8 @@ class Table:
         self._bots = BotSeats.for_game(state, self.settings)
         self.notices.clear()
         self._log("game_resumed", game_id=game_id, actions=len(actions))
-        self._reconcile(f"Game {game_id} resumed after {len(actions)} actions.")
+        self._reconcile(Words(N_("Game {game_id} resumed after {count} actions."),
+                              {"game_id": game_id, "count": len(actions)}))
         return Outcome(True)
 
     def _end(self) -> Outcome:
@@ -310,7 +315,8 @@ class Table:
         state = self._playing()
         if self.board.refused:
             first = next(iter(self.board.refused.values()))
-            raise TableError("board_mismatch", f"Waiting for the board. {first.text}")
+            raise TableError("board_mismatch", "Waiting for the board. {correction}",
+                             correction=first.words or first.text)
         if isinstance(action, Roll):
             self._check_dice(action)
         return self._commit(seat, action, state)
@@ -376,21 +382,22 @@ class Table:
         for reader, uid in command.tags:
             self.board.sensed.setdefault(reader, set()).add(uid)
         self._settle_board()
-        self._reconcile("Board connected.")
+        self._reconcile(Words(N_("Board connected.")))
         return Outcome(True)
 
     def _board_down(self, reason: str) -> Outcome:
         """The table is told once that the board is away; why (a device path, a user, a fix) is the host's."""
         if self.board.link != "down":
-            was_up = self.board.link == "up"
-            self.notify(None, ("Board disconnected" if was_up else "No board yet")
-                        + ": searching for it. The host page says why.", "board_down")
+            lost = N_("Board disconnected: searching for it. The host page says why.")
+            self.tell(None, Words(lost if self.board.link == "up"
+                                  else N_("No board yet: searching for it. The host page says why.")), "board_down")
         self.board.link, self.board.reason = "down", reason
         return Outcome(True)
 
     def _unknown_tag(self, reader: int, uid: str, zone: Zone) -> None:
-        text = f"Unknown tag {uid} on {zone.describe()}'s reader: enrol it with clue-companion enroll."
-        self.notify(self._pad_seat(zone), text, "unknown_tag")
+        words = Words(N_("Unknown tag {uid} on {zone}'s reader: enrol it with clue-companion enroll."),
+                      {"uid": uid, "zone": zone.words()})
+        self.tell(self._pad_seat(zone), words, "unknown_tag")
 
     def _card_tapped(self, card: str, zone: Zone) -> Outcome:
         seat = self._pad_seat(zone)
@@ -406,7 +413,7 @@ class Table:
         asking = state.turn.refutation
         if state.turn.phase is Phase.REFUTING and asking is not None and asking.asked == seat:
             return self.handle(Play(seat, Show(seat, card)))
-        self.notify(seat, f"No card to show now: {card} was not used.")
+        self.tell(seat, Words(N_("No card to show now: {card} was not used."), {"card": card}))
         return Outcome(True)
 
     def _piece_seen(self, piece: Piece, zone: Zone, state: GameState) -> Outcome:
@@ -426,7 +433,7 @@ class Table:
         owner = verdict.piece.name if verdict.piece.kind == "mover" and verdict.piece.name in self.state.seats \
             else None
         for seat in {owner, None}:
-            self.notify(seat, verdict.text, "put_back")
+            self.tell(seat, verdict.words or Words("{text}", {"text": verdict.text}), "put_back")
         self._log("put_back", piece=verdict.piece.describe(), text=verdict.text)
         if self.signals is not None:
             self.signals.set_leds("blink", RED, board_watch.signal_for(self.zones, verdict))
@@ -447,7 +454,7 @@ class Table:
             for seat, notice in list(self.notices.items()):
                 if notice.get("code") in ("put_back", "board_mismatch"):  # the correction has done its job
                     del self.notices[seat]
-            self.notify(None, "The board matches the game again.")
+            self.tell(None, Words(N_("The board matches the game again.")))
             self._rejudge_mover(state, zones, seen)
         self.board.differences = self._differences()
 
@@ -464,18 +471,19 @@ class Table:
         if self.signals is not None:
             self.signals.set_leds("off")
 
-    def _reconcile(self, opening: str) -> None:
+    def _reconcile(self, opening: Words) -> None:
         """Compare the sensed board with the game's and tell the table what differs."""
         self.board.differences = self._differences()
         if self.board.link != "up" or self.state is None:
-            self.notify(None, opening)
+            self.tell(None, opening)
             return
-        differences = [board_watch.for_viewer(entry, None) for entry in self.board.differences]
+        differences = tuple(board_watch.words_for_viewer(entry, None) for entry in self.board.differences)
         if differences:
-            self.notify(None, f"{opening} The board differs in {len(differences)} place(s): " + " ".join(differences))
+            self.tell(None, Words(N_("{opening} The board differs in {count} place(s): {differences}"),
+                                  {"opening": opening, "count": len(differences), "differences": differences}))
         else:
-            self.notify(None, f"{opening} The board matches the game.")
-        self._log("reconciled", differences=differences)
+            self.tell(None, Words(N_("{opening} The board matches the game."), {"opening": opening}))
+        self._log("reconciled", differences=[board_watch.for_viewer(entry, None) for entry in self.board.differences])
 
     def _senses(self, place: str) -> bool:
         """True if the connected board has a reader that would see a mover arrive at ``place``."""
@@ -484,7 +492,7 @@ class Table:
     def _differences(self) -> list[dict[str, Any]]:
         if self.state is None or self.zones is None or self.board.link != "up":
             return []
-        return board_watch.differences_data(self.state, self.zones, self.tags, self.board.frozen())
+        return board_watch.differences_data(self.state, self.zones, self.tags, self.board.frozen(), parts=True)
 
     def _pad_seat(self, zone: Zone) -> str | None:
         seats = self.state.seats if self.state is not None else self.lobby.seats if self.lobby is not None else ()
@@ -494,10 +502,29 @@ class Table:
 
     # ---- telling people ------------------------------------------------------------------------
 
-    def notify(self, seat: str | None, text: str, code: str | None = None) -> None:
-        """Leave ``text`` for ``seat`` (None: the table); the newest notice replaces the last."""
+    def notify(self, seat: str | None, text: str, code: str | None = None, words: Words | None = None) -> None:
+        """Leave ``text`` for ``seat`` (None: the table); the newest notice replaces the last.
+
+        With ``words`` (``text`` as a message), the notice also has its
+        ``template`` and ``args``, so a reader in another language can word it.
+        """
         self._notice_id += 1
-        self.notices[seat] = {"text": text, "code": code, "id": self._notice_id}
+        notice: dict[str, Any] = {"text": text, "code": code, "id": self._notice_id}
+        if words is not None:
+            notice.update(words.as_dict())
+        self.notices[seat] = notice
+
+    def tell(self, seat: str | None, words: Words, code: str | None = None) -> None:
+        """:meth:`notify` ``words``, said in the table's language."""
+        self.notify(seat, self.wording().say(words), code, words)
+
+    def wording(self) -> Wording:
+        """The table's language and spelling of the cards (:mod:`companion.table.wording`)."""
+        edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
+        key = (self.house.locale, tuple(sorted(self.house.house_names.items())), edition.id if edition else None)
+        if self._wording is None or self._wording[0] != key:
+            self._wording = (key, Wording.for_table(key[0], key[2], self.house.house_names))
+        return self._wording[1]
 
     def seats(self) -> tuple[str, ...]:
         if self.state is not None:
@@ -552,12 +579,18 @@ class Table:
 
     def _session_keys(self, seat: str | None) -> View:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
+        wording = self.wording()
+        corrections = [verdict.words or Words("{text}", {"text": verdict.text})
+                       for verdict in self.board.refused.values()]
+        differences = [board_watch.words_for_viewer(entry, seat) for entry in self.board.differences]
         return {
             "stage": self.stage,
             "link": self.board.link,
-            "board": {"waiting": bool(self.board.refused),
-                      "corrections": [verdict.text for verdict in self.board.refused.values()],
-                      "differences": [board_watch.for_viewer(entry, seat) for entry in self.board.differences]},
+            "board": {"waiting": bool(self.board.refused),  # sentences in the table's language, and their parts
+                      "corrections": [wording.say(words) for words in corrections],
+                      "correction_parts": [words.as_dict() for words in corrections],
+                      "differences": [wording.say(words) for words in differences],
+                      "difference_parts": [words.as_dict() for words in differences]},
             "notice": self.notices.get(seat),
             "settings": dict(self.settings),
             "join_url": self.join_url(seat) if seat is not None else None,

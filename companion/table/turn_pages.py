@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from companion.language import N_
 from companion.rules.actions import Accuse, Draw, EndTurn, Move, Pass, Roll, Show, Snoop, Suggest
 from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import ClueError
 
 from .commands import Command, Play
 from .menus import MORE, Face, Menu, Option, Page, Screen, View, asked_seat, home_menu, seat_of, with_cursor
+from .wording import Wording
 
 # -- play --------------------------------------------------------------------------------------
 
@@ -24,98 +26,105 @@ def play_page(view: View, menu: Menu) -> Page:
     if phase == "moving":
         return _moving_page(view, menu)
     if phase == "out":
-        screen = Screen("turn", "Wrong: you are out", ("You still answer suggestions.",), ("End turn",),
-                        footer="ok: end turn")
+        w = Wording.for_view(view)
+        screen = Screen("turn", w.say(N_("Wrong: you are out")), (w.say(N_("You still answer suggestions.")),),
+                        (w.say(N_("End turn")),), footer=w.say(N_("ok: end turn")))
         return Page(screen, (Option(command=Play(seat, EndTurn(seat))),))
     return _turn_page(view, menu)
 
 
 def _waiting_page(view: View) -> Page:
     seat, turn, suggestion = view.get("seat"), view.get("turn"), view.get("suggestion")
-    asked = asked_seat(view)
+    asked, w = asked_seat(view), Wording.for_view(view)
     if asked is not None and suggestion:
-        lines = [f"Asked: {asked}", f"{suggestion['suspect']}, {suggestion['weapon']}, {suggestion['room']}"]
+        named = ", ".join(w.name(suggestion[key]) for key in ("suspect", "weapon", "room"))
+        lines = [w.say(N_("Asked: {seat}"), seat=asked), named]
     elif view.get("phase") == "refuting":
-        lines = ["The suggestion is being answered."]
+        lines = [w.say(N_("The suggestion is being answered."))]
     else:
-        lines = [f"{turn}'s turn."]
+        lines = [w.say(N_("{seat}'s turn."), seat=turn)]
     if seat in (view.get("eliminated") or ()):
-        lines.append("You are out; you still show cards.")
+        lines.append(w.say(N_("You are out; you still show cards.")))
     if view.get("link") == "down":
-        lines.append("Board link lost.")
-    return Page(Screen("waiting", "Waiting", tuple(lines), footer="up/down: your notes"), nav="browse")
+        lines.append(w.say(N_("Board link lost.")))
+    return Page(Screen("waiting", w.say(N_("Waiting")), tuple(lines), footer=w.say(N_("up/down: your notes"))),
+                nav="browse")
 
 
 def _show_page(view: View, menu: Menu) -> Page:
-    seat, suggestion = seat_of(view), view.get("suggestion") or {}
+    seat, suggestion, w = seat_of(view), view.get("suggestion") or {}, Wording.for_view(view)
     cards = tuple(view.get("may_show") or ())
-    line = f"to {suggestion.get('suggester')}:"
+    line = w.say(N_("to {seat}:"), seat=suggestion.get("suggester"))
     if not cards:
-        screen = Screen("show", "Your answer", (line,), ("Pass: I have none",), footer="ok: pass")
+        screen = Screen("show", w.say(N_("Your answer")), (line,), (w.say(N_("Pass: I have none")),),
+                        footer=w.say(N_("ok: pass")))
         return Page(screen, (Option(command=Play(seat, Pass(seat))),))
     options = tuple(Option(command=Play(seat, Show(seat, card))) for card in cards)
-    return with_cursor(Page(Screen("show", "Show a card", (line,), cards, footer="ok: show it"), options), menu)
+    screen = Screen("show", w.say(N_("Show a card")), (line,), tuple(w.name(card) for card in cards),
+                    footer=w.say(N_("ok: show it")))
+    return with_cursor(Page(screen, options), menu)
 
 
-def _where(view: View) -> str:
+def _where(view: View, w: Wording) -> str:
     place = str((view.get("position") or {}).get(view.get("seat"), "?"))
     square = len(place) <= 3 and place[:1].islower() and place[1:].isdigit()
-    return f"On {place}." if square else f"In the {place}."
+    return w.say(N_("On {square}."), square=place) if square else w.say(N_("In the {room}."), room=place)
 
 
 def _turn_page(view: View, menu: Menu) -> Page:
     """The seat's turn before a roll ("start") or after its move ("moved", "suggested")."""
-    seat, phase = seat_of(view), view.get("phase")
+    seat, phase, w = seat_of(view), view.get("phase"), Wording.for_view(view)
     items: list[tuple[str, Option]] = []
     if phase == "start":
         physical = (view.get("settings") or {}).get("dice") == "physical"
-        items.append(("Enter dice", Option(replace(home_menu(menu), step="dice"))) if physical
-                     else ("Roll dice", Option(command=Play(seat, Roll(seat)))))
-        items += [(f"Passage to {place}", Option(command=Play(seat, Move(seat, place))))
+        items.append((w.say(N_("Enter dice")), Option(replace(home_menu(menu), step="dice"))) if physical
+                     else (w.say(N_("Roll dice")), Option(command=Play(seat, Roll(seat)))))
+        items += [(w.say(N_("Passage to {room}"), room=place), Option(command=Play(seat, Move(seat, place))))
                   for place in view.get("legal_destinations") or ()]
     if _may_suggest(view):
-        items.append(("Suggest", Option(replace(home_menu(menu), step="suggest_suspect"))))
-    items += _extras(view, menu)
+        items.append((w.say(N_("Suggest")), Option(replace(home_menu(menu), step="suggest_suspect"))))
+    items += _extras(view, menu, w)
     if _may_accuse(view):
-        items.append(("Accuse", Option(replace(home_menu(menu), step="accuse_suspect"))))
+        items.append((w.say(N_("Accuse")), Option(replace(home_menu(menu), step="accuse_suspect"))))
     if phase in ("moved", "suggested") and not view.get("must_suggest"):
-        items.append(("End turn", Option(command=Play(seat, EndTurn(seat)))))
-    items.append((MORE, Option(replace(home_menu(menu), step="browse", page=1))))
-    lines = [_where(view)] + _phone_line(view)
+        items.append((w.say(N_("End turn")), Option(command=Play(seat, EndTurn(seat)))))
+    items.append((w.say(MORE), Option(replace(home_menu(menu), step="browse", page=1))))
+    lines = [_where(view, w)] + _phone_line(view, w)
     kind = "roll" if phase == "start" else "turn"
-    screen = Screen(kind, "Your turn", tuple(lines), tuple(label for label, _ in items), footer="ok: choose")
+    screen = Screen(kind, w.say(N_("Your turn")), tuple(lines), tuple(label for label, _ in items),
+                    footer=w.say(N_("ok: choose")))
     return with_cursor(Page(screen, tuple(option for _, option in items)), menu)
 
 
 def _moving_page(view: View, menu: Menu) -> Page:
-    seat = seat_of(view)
+    seat, w = seat_of(view), Wording.for_view(view)
     places = sorted(view.get("legal_destinations") or (), key=lambda p: (p[:1].islower(), p[:1], len(p), p))
-    items = [(place, Option(command=Play(seat, Move(seat, place)))) for place in places]
-    items += _extras(view, menu)
-    items.append((MORE, Option(replace(home_menu(menu), step="browse", page=1))))
-    lines = ["Or move your token."] if view.get("link") == "up" else []
-    screen = Screen("destinations", f"Move {view.get('moves_left')}: where to?", tuple(lines),
-                    tuple(label for label, _ in items), footer="ok: go there")
+    items = [(w.name(place), Option(command=Play(seat, Move(seat, place)))) for place in places]
+    items += _extras(view, menu, w)
+    items.append((w.say(MORE), Option(replace(home_menu(menu), step="browse", page=1))))
+    lines = [w.say(N_("Or move your token."))] if view.get("link") == "up" else []
+    screen = Screen("destinations", w.say(N_("Move {count}: where to?"), count=view.get("moves_left")), tuple(lines),
+                    tuple(label for label, _ in items), footer=w.say(N_("ok: go there")))
     return with_cursor(Page(screen, tuple(option for _, option in items)), menu)
 
 
-def _extras(view: View, menu: Menu) -> list[tuple[str, Option]]:
+def _extras(view: View, menu: Menu, w: Wording) -> list[tuple[str, Option]]:
     """Snoop and draw, when the turn offers them."""
     seat = seat_of(view)
     extras: list[tuple[str, Option]] = []
     if view.get("snoop_at"):
-        extras.append(("Snoop", Option(replace(home_menu(menu), step="snoop"))))
+        extras.append((w.say(N_("Snoop")), Option(replace(home_menu(menu), step="snoop"))))
     if seat in (view.get("may_draw") or ()):
-        extras.append(("Draw a card", Option(command=Play(seat, Draw(seat)))))
+        extras.append((w.say(N_("Draw a card")), Option(command=Play(seat, Draw(seat)))))
     return extras
 
 
-def _phone_line(view: View) -> list[str]:
+def _phone_line(view: View, w: Wording) -> list[str]:
     """Bonus cards and personality powers are played on the phone view."""
     seat = seat_of(view)
     power = (view.get("powers") or {}).get(seat)
     held = ((view.get("bonus") or {}).get("held") or {}).get(seat)
-    return ["Cards, power: phone view."] if held or (power and not power.get("used")) else []
+    return [w.say(N_("Cards, power: phone view."))] if held or (power and not power.get("used")) else []
 
 
 def _edition(view: View) -> Edition | None:
@@ -162,8 +171,9 @@ def _may_suggest(view: View) -> bool:
 
 
 def _choose(menu: Menu, kind: str, title: str, line: str, names: Sequence[str],
-            then: Sequence[Option], back: Menu) -> Page:
-    screen = Screen(kind, title, (line,) if line else (), tuple(names), footer="ok: pick  back: undo")
+            then: Sequence[Option], back: Menu, w: Wording) -> Page:
+    screen = Screen(kind, title, (line,) if line else (), tuple(w.name(name) for name in names),
+                    footer=w.say(N_("ok: pick  back: undo")))
     return with_cursor(Page(screen, tuple(then), back=back), menu)
 
 
@@ -172,18 +182,19 @@ def _cards(view: View, key: str) -> tuple[str, ...]:
 
 
 def suggest_page(view: View, menu: Menu) -> Page:
-    seat = seat_of(view)
+    seat, w = seat_of(view), Wording.for_view(view)
     room = (view.get("position") or {}).get(seat)
     if menu.step == "suggest_suspect":
         suspects = _cards(view, "suspects")
         then = [Option(replace(menu, step="suggest_weapon", picks=(name,), cursor=0)) for name in suspects]
-        return _choose(menu, "suggest_suspect", "Suggest: who?", f"in the {room}", suspects, then,
-                       home_menu(menu))
+        return _choose(menu, "suggest_suspect", w.say(N_("Suggest: who?")), w.say(N_("in the {room}"), room=room),
+                       suspects, then, home_menu(menu), w)
     suspect = menu.picks[0]
     weapons = _cards(view, "weapons")
     then = [Option(command=Play(seat, Suggest(seat, suspect, name))) for name in weapons]
     back = replace(menu, step="suggest_suspect", picks=(), cursor=_index(_cards(view, "suspects"), suspect))
-    return _choose(menu, "suggest_weapon", "Suggest: weapon?", f"{suspect}, {room}", weapons, then, back)
+    return _choose(menu, "suggest_weapon", w.say(N_("Suggest: weapon?")), f"{w.name(suspect)}, {w.name(room)}",
+                   weapons, then, back, w)
 
 
 def accuse_page(view: View, menu: Menu) -> Page:
@@ -194,25 +205,28 @@ def accuse_page(view: View, menu: Menu) -> Page:
     back = home_menu(menu) if at == 0 else replace(
         menu, step=order[at - 1], picks=menu.picks[:-1],
         cursor=_index(_cards(view, ("suspects", "weapons")[at - 1]), menu.picks[-1]))
-    title = ("Accuse: who?", "Accuse: weapon?", "Accuse: room?")[at]
-    return _choose(menu, "accuse", title, ", ".join(menu.picks), names, then, back)
+    w = Wording.for_view(view)
+    title = w.say((N_("Accuse: who?"), N_("Accuse: weapon?"), N_("Accuse: room?"))[at])
+    return _choose(menu, "accuse", title, ", ".join(w.name(pick) for pick in menu.picks), names, then, back, w)
 
 
 def confirm_page(view: View, menu: Menu) -> Page:
-    seat = seat_of(view)
+    seat, w = seat_of(view), Wording.for_view(view)
     suspect, weapon, room = menu.picks
     back = replace(menu, step="accuse_room", picks=menu.picks[:2], cursor=_index(_cards(view, "rooms"), room))
     then = (Option(), Option(command=Play(seat, Accuse(seat, suspect, weapon, room))))
-    items = ("Cancel", f"Accuse {suspect}, {weapon}, {room}")
-    screen = Screen("accuse", "Accuse? Sure?", (), items, footer="wrong: you are out")
+    items = (w.say(N_("Cancel")), w.say(N_("Accuse {suspect}, {weapon}, {room}"), suspect=suspect, weapon=weapon,
+                                        room=room))
+    screen = Screen("accuse", w.say(N_("Accuse? Sure?")), (), items, footer=w.say(N_("wrong: you are out")))
     return with_cursor(Page(screen, then, back=back), menu)
 
 
 def snoop_page(view: View, menu: Menu) -> Page:
-    seat = seat_of(view)
+    seat, w = seat_of(view), Wording.for_view(view)
     others = [other for other in view.get("seats") or () if other != seat]
     then = [Option(command=Play(seat, Snoop(seat, other))) for other in others]
-    return _choose(menu, "snoop", "Snoop on whom?", "Look at one card of:", others, then, home_menu(menu))
+    return _choose(menu, "snoop", w.say(N_("Snoop on whom?")), w.say(N_("Look at one card of:")), others, then,
+                   home_menu(menu), w)
 
 
 def _index(names: Sequence[str], name: str) -> int:
@@ -235,13 +249,13 @@ def _dice_count(view: View) -> int:
 
 
 def dice_page(view: View, menu: Menu) -> Page:
-    count, done = _dice_count(view), len(menu.dice)
+    count, done, w = _dice_count(view), len(menu.dice), Wording.for_view(view)
     faces = _faces(view, done)
     current = faces[menu.cursor % len(faces)]
     values = [*menu.dice, current] + ["-"] * (count - done - 1)
-    items = tuple(f"Die {i + 1}: {value}" for i, value in enumerate(values))
-    footer = "ok: roll it" if done == count - 1 else "ok: next die"
-    screen = Screen("dice", "Your dice", ("up/down: the number",), items, done, footer=footer)
+    items = tuple(w.say(N_("Die {number}: {value}"), number=i + 1, value=value) for i, value in enumerate(values))
+    footer = w.say(N_("ok: roll it")) if done == count - 1 else w.say(N_("ok: next die"))
+    screen = Screen("dice", w.say(N_("Your dice")), (w.say(N_("up/down: the number")),), items, done, footer=footer)
     return Page(screen, nav="dice")
 
 

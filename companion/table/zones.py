@@ -24,10 +24,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.language import N_
 from companion.rules.board import Board
 from companion.rules.cards import normalise
 from companion.rules.edition import Edition
 from companion.rules.errors import ClueError, UnknownCard
+
+from .wording import Words, the
 
 ZoneKind = Literal["room", "door", "space", "centre", "seat"]
 ZONE_KINDS: tuple[ZoneKind, ...] = ("room", "door", "space", "centre", "seat")
@@ -91,17 +94,25 @@ class Zone:
 
     def describe(self) -> str:
         """The zone as players call it: "the Kitchen", "the Hall doorway (l19)", "seat pad 2"."""
+        return str(self.words())
+
+    def words(self) -> Words:
+        """:meth:`describe` as a message, to be said in the table's language."""
         if self.kind == "door":
-            return f"{with_article(self.place or '')} doorway ({self.square})"
+            return Words(N_("{room} doorway ({square})"), {"room": the(self.place or ""), "square": self.square})
         if self.kind == "space":
-            if self.mark in ("snoop", "bonus"):
-                return f"the {self.mark} space {self.square}"
-            return f"{with_article(self.mark)} ({self.square})" if self.mark else f"the square {self.square}"
+            if self.mark == "snoop":
+                return Words(N_("the snoop space {square}"), {"square": self.square})
+            if self.mark == "bonus":
+                return Words(N_("the bonus space {square}"), {"square": self.square})
+            if self.mark:
+                return Words(N_("{space} ({square})"), {"space": the(self.mark), "square": self.square})
+            return Words(N_("the square {square}"), {"square": self.square})
         if self.kind == "seat":
-            return f"seat pad {self.seat}"
+            return Words(N_("seat pad {number}"), {"number": self.seat})
         if self.kind == "centre" and self.place is None:
-            return "the centre"
-        return with_article(self.place or "")
+            return Words(N_("the centre"))
+        return the(self.place or "")
 
     def spec(self) -> str:
         """The zone as a hardware-config spec: "room:Kitchen", "door:e7", "centre", "seat:3"."""

@@ -87,7 +87,7 @@ def test_the_house_route_changes_the_tables_choices_and_refuses_in_words(tmp_pat
         overview = host.json("/api/host")
         assert overview["house"] == {"locale": "fr-FR", "house_names": {"Mr. Green": "Tonton"}, "speech": True}
         # the placeholder is the locale's own spelling, not the house name
-        assert {"card": "Mr. Green", "spelled": spelled("classic", "fr-FR")["Mr. Green"]} in overview["cards"]["suspects"]
+        assert {"identity": "Mr. Green", "spelled": spelled("classic", "fr-FR")["Mr. Green"]} in overview["deck"]["suspects"]
         refused(host.post("/api/host/house", {"locale": "xx"}), 400, "bad_input")
         refused(host.post("/api/host/house", {"house_names": {"Mr. Blue": "x"}}), 400, "bad_input")
         refused(host.post("/api/host/house", {"house_names": {"Mr. Green": "x" * 41}}), 400, "bad_input")

@@ -306,7 +306,7 @@
     if (document.activeElement !== select) select.value = house.locale;
     const speech = $("house-speech");
     if (document.activeElement !== speech) speech.checked = Boolean(house.speech);
-    renderHouseNames(host.cards, house.house_names || {}, host.house_name_most || 40);
+    renderHouseNames(host.deck, house.house_names || {}, host.house_name_most || 40);
   }
 
   // One row per card: the locale's spelling, and the house name that replaces it (empty: none).
@@ -327,7 +327,7 @@
         el("tr", {}, el("th", {scope: "colgroup", colspan: "2", class: "house-kind"}, title)),
         (cards[kind] || []).map((card) => el("tr", {},
           el("th", {scope: "row"}, card.spelled),
-          el("td", {}, el("input", {type: "text", maxlength: String(most), "data-card": card.card, value: names[card.card] || "",
+          el("td", {}, el("input", {type: "text", maxlength: String(most), "data-card": card.identity, value: names[card.identity] || "",
             placeholder: card.spelled, "aria-label": _("House name for {card}", {card: card.spelled})}))))))));
   }
 
