@@ -17,8 +17,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
+from companion.language import DEFAULT, Locale, parse_locale, translations
 from companion.record.lines import read_lines
-from companion.record.narrate import describe_result
+from companion.record.narrate import Describer, narrate_result, narrator
 from companion.record.replay import Replay
 from companion.rules import movement
 from companion.rules.edition import (
@@ -29,6 +30,7 @@ from companion.rules.edition import (
 from companion.rules.edition_files import MAX_EXPORT, export_text, import_text
 from companion.rules.errors import ClueError
 from companion.rules.places import resolve_place
+from companion.rules.spelling import spelling
 from companion.rules.user_editions import (
     editions_folder,
     is_correction,
@@ -72,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a JSON Lines game record, or - for standard input")
     replay.add_argument("--view", metavar="SEAT", help="show only what SEAT may know")
     replay.add_argument("--final-view", action="store_true", help="end with the (seat's) view as JSON")
-    replay.add_argument("--narrate", action="store_true", help="print plain English instead of JSON")
+    replay.add_argument("--narrate", action="store_true", help="print sentences instead of JSON")
+    replay.add_argument("--locale", default=DEFAULT, metavar="LOCALE",
+                        help="the narration's language and card names (en-US, en-GB, de-DE, ...; default en-US)")
+    replay.add_argument("--speak", metavar="OUT.wav", help="with --narrate: also write the narration as speech")
     replay.set_defaults(command=_replay)
 
     editions = commands.add_parser(
@@ -122,17 +127,69 @@ def version() -> str:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    locale = command_locale(args.locale)
+    if args.speak is not None and not args.narrate:
+        raise UsageError("--speak writes the narration: add --narrate")
+    options = _Narration(args.narrate, locale, [] if args.speak is not None else None)
     if args.file == "-":
-        return _replay_stream(sys.stdin.buffer, args.view, args.final_view, args.narrate)
+        code = _replay_stream(sys.stdin.buffer, args.view, args.final_view, options)
+    else:
+        try:
+            stream = open(args.file, "rb")
+        except OSError as err:
+            raise UsageError(f"cannot read {args.file}: {err.strerror}") from None
+        with stream:
+            code = _replay_stream(stream, args.view, args.final_view, options)
+    if options.spoken is not None:
+        _speak("\n".join(options.spoken), locale, Path(args.speak))
+    return code
+
+
+def command_locale(text: str) -> Locale:
+    """``--locale``'s :class:`Locale`; a usage error listing the known ones."""
     try:
-        stream = open(args.file, "rb")
-    except OSError as err:
-        raise UsageError(f"cannot read {args.file}: {err.strerror}") from None
-    with stream:
-        return _replay_stream(stream, args.view, args.final_view, args.narrate)
+        return parse_locale(text)
+    except ClueError as err:
+        raise UsageError(f"--locale: {err}") from None
 
 
-def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, narrate: bool) -> int:
+class _Narration:
+    """How a replay prints: JSON, or sentences in a locale (kept for ``--speak`` too)."""
+
+    def __init__(self, narrate: bool, locale: Locale, spoken: list[str] | None) -> None:
+        self.narrate, self.locale, self.spoken = narrate, locale, spoken
+        self.names: dict[str, str] = {}
+        self.tell: Describer | None = None
+
+    def start(self, edition: Edition) -> None:
+        self.names = spelling(edition, self.locale.tag) if self.narrate else {}
+        self.tell = narrator(self.locale.tag, self.names, edition) if self.narrate else None
+
+    def lines(self, result: dict[str, Any], error: ClueError | None) -> list[str]:
+        assert self.tell is not None
+        return narrate_result(result, self.tell, self.locale.language, self._refusal(error))
+
+    def _refusal(self, error: ClueError | None) -> str | None:
+        """A refused line's reason in the locale; None (the record's English) for en-US."""
+        if error is None or self.locale.tag == DEFAULT:
+            return None
+        book = translations(self.locale.language)
+        return error.told(book.gettext, lambda value: self.names.get(value, value) if isinstance(value, str) else value)
+
+
+def _speak(text: str, locale: Locale, path: Path) -> None:
+    """Write the narration as speech in its language (loaded only here: replay needs no audio otherwise)."""
+    from hardware.speech import SpeechError, write_wav
+
+    # The voice speaks the sentences' language: nb-NO narrates in English, so an English voice reads it.
+    voice = locale.tag if locale.tag.split("-")[0] == locale.language else locale.language
+    try:
+        write_wav(text, voice, path)
+    except SpeechError as err:
+        raise UsageError(f"--speak: {err}") from None
+
+
+def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, options: _Narration) -> int:
     lines = read_lines(stream)
     first = next(lines, None)
     if first is None:
@@ -149,21 +206,23 @@ def _replay_stream(stream: IO[bytes], view: str | None, final_view: bool, narrat
             game.view_as(view)
         except ClueError as err:
             raise UsageError(f"--view: {err}") from None
-    edition = game.state.edition
-    _emit({"line": number, "ok": True, "events": game.setup_events}, narrate, edition)
+    options.start(game.state.edition)
+    _emit({"line": number, "ok": True, "events": game.setup_events}, options, None)
     for number, line in lines:
-        _emit(game.step(number, line), narrate, edition)
+        _emit(game.step(number, line), options, game.last_error)
     if final_view:
         print(json.dumps(game.final_view()))
     return 0
 
 
-def _emit(result: dict[str, Any], narrate: bool, edition: Edition) -> None:
-    if narrate:
-        for text in describe_result(result, edition):
-            print(text)
-    else:
+def _emit(result: dict[str, Any], options: _Narration, error: ClueError | None) -> None:
+    if not options.narrate:
         print(json.dumps(result))
+        return
+    for text in options.lines(result, error):
+        print(text)
+        if options.spoken is not None:
+            options.spoken.append(text)
 
 
 @contextmanager

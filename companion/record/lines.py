@@ -44,12 +44,12 @@ def read_lines(stream: IO[bytes]) -> Iterator[tuple[int, str | BadInput]]:
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
             while raw and not raw.endswith(b"\n"):
                 raw = stream.readline(MAX_LINE)
-            yield number, BadInput(f"line is longer than {MAX_LINE} bytes")
+            yield number, BadInput("line is longer than {limit} bytes", limit=MAX_LINE)
             continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            yield number, BadInput(f"line is not UTF-8 text ({err.reason} at byte {err.start})")
+            yield number, BadInput("line is not UTF-8 text ({why} at byte {byte})", why=err.reason, byte=err.start)
             continue
         if text.strip():
             yield number, text
@@ -62,9 +62,9 @@ def parse_object(text: str) -> dict[str, Any]:
     except RecursionError:
         raise BadInput("JSON nested too deeply") from None
     except ValueError as err:
-        raise BadInput(f"not valid JSON: {err}") from None
+        raise BadInput("not valid JSON: {why}", why=str(err)) from None
     if not isinstance(value, dict):
-        raise BadInput(f"each line must be a JSON object, not {type(value).__name__}")
+        raise BadInput("each line must be a JSON object, not {kind}", kind=type(value).__name__)
     return value
 
 
@@ -76,7 +76,7 @@ def parse_action(text: str) -> Action:
     if kind == "setup":
         raise BadInput("a setup line may only be the first line")
     if not isinstance(kind, str) or kind not in by_type:
-        raise BadInput(f"unknown action type {kind!r}; valid: {', '.join(by_type)}")
+        raise BadInput("unknown action type {kind!r}; valid: {valid}", kind=kind, valid=", ".join(by_type))
     cls = by_type[kind]
     names = [item.name for item in fields(cls)]
     _check_keys(kind, data, {"type", *names}, [item.name for item in fields(cls) if item.default is MISSING])
@@ -88,15 +88,15 @@ def parse_setup(text: str) -> Setup:
     """The setup line: edition, seats clockwise, seed, optional deal and first player."""
     data = parse_object(text)
     if data.get("type") != "setup":
-        raise BadInput(f"the first line must be a setup line, not type {data.get('type')!r}")
+        raise BadInput("the first line must be a setup line, not type {kind!r}", kind=data.get("type"))
     _check_keys("setup", data, SETUP_FIELDS, ["edition", "seats"])
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadInput(f"setup seed must be an integer, not {seed!r}")
+        raise BadInput("setup seed must be an integer, not {seed!r}", seed=seed)
     first, variant = data.get("first"), data.get("variant")
     bonus_cards = data.get("bonus_cards", True)
     if not isinstance(bonus_cards, bool):
-        raise BadInput(f"setup bonus_cards must be true or false, not {bonus_cards!r}")
+        raise BadInput("setup bonus_cards must be true or false, not {value!r}", value=bonus_cards)
     return Setup(
         edition=_name("setup", "edition", data["edition"]),
         seats=_names("setup", "seats", data["seats"]),
@@ -126,10 +126,10 @@ def _deal(value: object) -> DealSpec:
 def _check_keys(kind: str, data: Mapping[str, object], allowed: set[str], required: list[str]) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise BadInput(f"{kind} has unknown field(s) {', '.join(map(repr, unknown))}")
+        raise BadInput("{kind} has unknown field(s) {fields}", kind=kind, fields=", ".join(map(repr, unknown)))
     missing = [name for name in required if name not in data]
     if missing:
-        raise BadInput(f"{kind} needs {', '.join(map(repr, missing))}")
+        raise BadInput("{kind} needs {fields}", kind=kind, fields=", ".join(map(repr, missing)))
 
 
 def _field(kind: str, name: str, value: object) -> object:
@@ -137,22 +137,22 @@ def _field(kind: str, name: str, value: object) -> object:
         return None
     if name == "dice":
         if not isinstance(value, list) or not all(type(face) is int or face == "?" for face in value):
-            raise BadInput(f'{kind} dice must be a list of whole numbers (or "?"), not {_short(value)}')
+            raise BadInput('{kind} dice must be a list of whole numbers (or "?"), not {value}', kind=kind, value=_short(value))
         return tuple(value)
     return _name(kind, name, value)
 
 
 def _name(kind: str, name: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise BadInput(f"{kind} {name} must be a non-empty string, not {_short(value)}")
+        raise BadInput("{kind} {name} must be a non-empty string, not {value}", kind=kind, name=name, value=_short(value))
     if len(value) > MAX_NAME:
-        raise BadInput(f"{kind} {name} is longer than {MAX_NAME} characters")
+        raise BadInput("{kind} {name} is longer than {limit} characters", kind=kind, name=name, limit=MAX_NAME)
     return value
 
 
 def _names(kind: str, name: str, value: object, allow_empty: bool = False) -> tuple[str, ...]:
     if not isinstance(value, list) or (not value and not allow_empty):
-        raise BadInput(f"{kind} {name} must be a list of names, not {_short(value)}")
+        raise BadInput("{kind} {name} must be a list of names, not {value}", kind=kind, name=name, value=_short(value))
     return tuple(_name(kind, name, item) for item in value)
 
 
@@ -162,4 +162,4 @@ def _short(value: object) -> str:
 
 
 def _no_constant(name: str) -> object:
-    raise BadInput(f"{name} is not allowed in a game record")
+    raise BadInput("{name} is not allowed in a game record", name=name)

@@ -1,4 +1,4 @@
-"""Plain-English lines for events and errors, for people reading a game.
+"""Sentences for events and errors, for people reading a game: English here, other languages by :func:`narrator`.
 
 Works on event dicts as a view produced them, so a hidden card stays hidden.
 A seat named for two people ("Amy & Rory") takes a plural verb, a name that is
@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from companion.language import N_, parse_locale, say
 from companion.rules.board import SQUARE_NAME
 from companion.rules.edition import BonusDeck, Edition, bundled_ids, load_edition
 
@@ -191,5 +192,166 @@ def describe_result(result: dict[str, Any], edition: Edition | None = None) -> l
 
 def narrator(locale: str = "en-US", names: Mapping[str, str] | None = None,
              edition: Edition | None = None) -> Describer:
-    """:func:`describe` in ``locale``'s language, cards spelled by ``names`` (identity -> shown name)."""
-    return lambda event: describe(event, edition)
+    """:func:`describe` in ``locale``'s language, cards spelled by ``names`` (identity -> shown name).
+
+    English keeps :func:`describe`'s sentences (articles, verbs agreeing with
+    "Amy & Rory"); the other languages say each event in a form that needs no
+    article or case ending on a name ("Verdacht von Direktor Grün: ..."), so
+    any card's name fits unchanged.
+
+    >>> tell = narrator("de-DE", {"Mr. Green": "Direktor Grün", "Wrench": "Rohrzange"})
+    >>> tell({"type": "suggested", "seat": "Mr. Green", "suspect": "Mr. Green", "weapon": "Wrench", "room": "Hall"})
+    'Verdacht von Direktor Grün: Direktor Grün, Rohrzange, Hall.'
+    """
+    language = parse_locale(locale).language
+    spell = _speller(names or {})
+    if language == "en":
+        return lambda event: describe(spell(event), edition)
+    return lambda event: foreign(language, spell(event), edition)
+
+
+def narrate_result(result: dict[str, Any], tell: Describer, language: str = "en",
+                   refusal: str | None = None) -> list[str]:
+    """:func:`describe_result` with ``tell`` for the events; ``refusal`` is the error already in ``language``."""
+    if result["ok"]:
+        return [tell(event) for event in result["events"]]
+    error = result["error"]
+    message = error["message"] if refusal is None else refusal
+    if language == "en":
+        return [f"line {result['line']} refused ({error['code']}): {message}"]
+    return [say(language, N_("line {line} refused ({code}): {reason}"), line=result["line"], code=error["code"],
+                reason=message)]
+
+
+NAME_FIELDS = ("seat", "by", "to", "suggester", "target", "winner", "suspect", "weapon", "room", "card")
+LIST_FIELDS = ("cards", "seats", "face_up")
+
+
+def _speller(names: Mapping[str, str]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """An event with every card and seat name in it written as ``names`` says (the record keeps identities)."""
+    def one(value: Any) -> Any:
+        return names.get(value, value) if isinstance(value, str) else value
+
+    def spell(event: dict[str, Any]) -> dict[str, Any]:
+        if not names:
+            return event
+        out = {key: one(value) if key in NAME_FIELDS else value for key, value in event.items()}
+        for key in LIST_FIELDS:
+            if isinstance(out.get(key), list):
+                out[key] = [one(value) for value in out[key]]
+        if isinstance(out.get("solution"), dict):
+            out["solution"] = {key: one(value) for key, value in out["solution"].items()}
+        return out
+    return spell
+
+
+# ---- the other languages: one message per event, names never needing an article --------------------------------
+
+VIA = {"card": N_("card"), "power": N_("power"), "swap": N_("swap")}
+
+
+def foreign(language: str, e: dict[str, Any], edition: Edition | None = None) -> str:
+    """One event in ``language`` (its names already spelled); an unknown type falls back to its fields."""
+    kind = e.get("type", "")
+    if kind == "drew":
+        return _foreign_drew(language, e, edition)
+    if kind == "card_played":
+        return say(language, N_("Played by {seat}: {card}."), seat=e["seat"], card=bonus_title(e["card_id"], edition))
+    describer = _foreign_describers().get(kind)
+    return describer(language, e) if describer else " ".join(f"{k}={v}" for k, v in e.items())
+
+
+Foreign = Callable[[str, dict[str, Any]], str]
+
+
+@cache
+def _foreign_describers() -> dict[str, Foreign]:
+    return {
+        "game_started": _foreign_started,
+        "cards_dealt": lambda lang, e: say(lang, N_("Cards for {seat}: {count} ({cards})."), seat=e["seat"],
+                                           count=e["count"], cards=", ".join(e["cards"])) if "cards" in e
+        else say(lang, N_("Cards for {seat}: {count}."), seat=e["seat"], count=e["count"]),
+        "turn_started": lambda lang, e: say(lang, N_("-- Turn: {seat} --"), seat=e["seat"]),
+        "rolled": _foreign_rolled,
+        "blocked": lambda lang, e: say(lang, N_("Blocked in, stays put: {seat}."), seat=e["seat"]),
+        "moved": _foreign_moved,
+        "weapon_moved": lambda lang, e: say(lang, N_("Weapon brought in: {weapon}, to {place}."), weapon=e["weapon"],
+                                            place=_foreign_place(lang, e["to"])),
+        "suggested": lambda lang, e: say(lang, N_("Suggestion by {seat}: {suspect}, {weapon}, {room}."),
+                                         seat=e["seat"], suspect=e["suspect"], weapon=e["weapon"], room=e["room"]),
+        "passed": lambda lang, e: say(lang, N_("No answer from {seat}."), seat=e["seat"]),
+        "refute_requested": lambda lang, e: say(lang, N_("Must show {suggester} a card: {seat}."),
+                                                seat=e["seat"], suggester=e["suggester"]),
+        "card_shown": lambda lang, e: say(lang, N_("Card shown by {by} to {to}: {card}."), by=e["by"], to=e["to"],
+                                          card=e["card"]) if "card" in e
+        else say(lang, N_("Card shown by {by} to {to}."), by=e["by"], to=e["to"]),
+        "no_refutation": lambda lang, e: say(lang, N_("Nobody can answer the suggestion by {suggester}."),
+                                             suggester=e["suggester"]),
+        "accused": _foreign_accused,
+        "eliminated": lambda lang, e: say(lang, N_("Out, but still answers suggestions: {seat}."), seat=e["seat"]),
+        "game_over": _foreign_over,
+        "snooped": lambda lang, e: say(lang, N_("Snoop by {seat} on {target}: {card}."), seat=e["seat"],
+                                       target=e["target"], card=e["card"]) if "card" in e
+        else say(lang, N_("Snoop by {seat} on {target}."), seat=e["seat"], target=e["target"]),
+        "side_card_seen": lambda lang, e: say(lang, N_("Side card {number} seen by {seat}: {card}."),
+                                              number=e["index"] + 1, seat=e["seat"], card=e["card"]) if "card" in e
+        else say(lang, N_("Side card {number} seen by {seat}."), number=e["index"] + 1, seat=e["seat"]),
+        "power_used": lambda lang, e: say(lang, N_("Power used by {seat}: {power}."), seat=e["seat"],
+                                          power=e["power"]),
+        "hand_revealed": lambda lang, e: say(lang, N_("Out, cards laid face up by {seat}: {cards}."), seat=e["seat"],
+                                             cards=", ".join(e["cards"])),
+    }
+
+
+def _foreign_started(lang: str, e: dict[str, Any]) -> str:
+    text = say(lang, N_("A game of {edition} for {seats}."), edition=e.get("name", e["edition"]),
+               seats=", ".join(e["seats"]))
+    if e["face_up"]:
+        text += " " + say(lang, N_("Face up: {cards}."), cards=", ".join(e["face_up"]))
+    return text
+
+
+def _foreign_rolled(lang: str, e: dict[str, Any]) -> str:
+    dice = " + ".join(map(str, e["dice"]))
+    if len(e["dice"]) > 1:
+        return say(lang, N_("Roll by {seat}: {dice} = {total}."), seat=e["seat"], dice=dice, total=e["total"])
+    return say(lang, N_("Roll by {seat}: {dice}."), seat=e["seat"], dice=dice)
+
+
+def _foreign_place(lang: str, name: str) -> str:
+    return say(lang, N_("square {square}"), square=name) if SQUARE_NAME.fullmatch(name) else name
+
+
+def _foreign_moved(lang: str, e: dict[str, Any]) -> str:
+    via, seat, place = e["via"], e["seat"], _foreign_place(lang, e["to"])
+    if via == "passage":
+        return say(lang, N_("Secret passage taken by {seat}, to {place}."), seat=seat, place=place)
+    if via == "suggestion":
+        return say(lang, N_("Brought in by a suggestion: {seat}, to {place}."), seat=seat, place=place)
+    if via == "cleared":
+        return say(lang, N_("Moved out of the doorway: {seat}, inside {place}."), seat=seat, place=place)
+    if via in VIA:
+        return say(lang, N_("Move by {seat} ({via}), to {place}."), seat=seat, via=say(lang, VIA[via]), place=place)
+    return say(lang, N_("Move by {seat}, to {place}."), seat=seat, place=place)
+
+
+def _foreign_accused(lang: str, e: dict[str, Any]) -> str:
+    parts = {"seat": e["seat"], "suspect": e["suspect"], "weapon": e["weapon"], "room": e["room"]}
+    if e["correct"]:
+        return say(lang, N_("Accusation by {seat}: {suspect}, {weapon}, {room}: right!"), **parts)
+    return say(lang, N_("Accusation by {seat}: {suspect}, {weapon}, {room}: wrong."), **parts)
+
+
+def _foreign_over(lang: str, e: dict[str, Any]) -> str:
+    s = e["solution"]
+    who = say(lang, N_("Winner: {seat}!"), seat=e["winner"]) if e["winner"] \
+        else say(lang, N_("Everyone is out: nobody wins."))
+    return who + " " + say(lang, N_("Solution: {suspect}, {weapon}, {room}."), suspect=s["suspect"],
+                           weapon=s["weapon"], room=s["room"])
+
+
+def _foreign_drew(lang: str, e: dict[str, Any], edition: Edition | None) -> str:
+    if e.get("card_id"):
+        return say(lang, N_("Drawn by {seat}: {deck}, {card}"), seat=e["seat"], deck=e["deck"],
+                   card=_stop(bonus_title(e["card_id"], edition)))
+    return say(lang, N_("Drawn by {seat}: {deck}."), seat=e["seat"], deck=e["deck"])

@@ -28,6 +28,7 @@ class Replay:
     def __init__(self, setup_line: str, view: str | None = None) -> None:
         self.state, self._setup = new_game(parse_setup(setup_line))
         self.view: str | None = None
+        self.last_error: ClueError | None = None  # why the last line stepped was refused (None: it was not)
         if view is not None:
             self.view_as(view)
 
@@ -42,11 +43,13 @@ class Replay:
 
     def step(self, number: int, line: str | ClueError) -> dict[str, Any]:
         """Apply one line; the ``{"line", "ok", "events" | "error"}`` result."""
+        self.last_error = None
         try:
             if isinstance(line, ClueError):
                 raise line
             self.state, events = apply(self.state, parse_action(line))
         except ClueError as err:
+            self.last_error = err
             return {"line": number, "ok": False, "error": err.as_dict()}
         return {"line": number, "ok": True, "events": self._shown(events)}
 

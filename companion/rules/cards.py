@@ -2,7 +2,9 @@
 
 Names match case-insensitively; full stops and runs of spaces are ignored too,
 so "mrs white" finds "Mrs. White". An edition may add aliases (a misprint on
-a score pad, say).
+a score pad, say), and every locale's name of a card is one too ("Reverend
+Green" is Classic's "Mr. Green"), so a record written in any locale's names
+means the same cards.
 
 >>> deck = Deck(("Miss Scarlet", "Mrs. White"), ("Rope",), ("Hall",))
 >>> deck.resolve("mrs  WHITE", "suspect")
@@ -60,18 +62,27 @@ class Deck:
         """The printed name for ``name``; :class:`UnknownCard` lists the valid ones."""
         found = self._index.get(normalise(name)) if isinstance(name, str) else None
         if found is None or (category is not None and found[1] != category):
-            valid = self.of(category) if category else self.all
-            what = category or "card"
-            raise UnknownCard(f"unknown {what} {name!r}; valid: {', '.join(valid)}")
+            raise _unknown(name, category, ", ".join(self.of(category) if category else self.all))
         return found[0]
 
     def category_of(self, name: str) -> Category:
         """The category of a card (any spelling :meth:`resolve` accepts)."""
         found = self._index.get(normalise(name))
         if found is None:
-            raise UnknownCard(f"unknown card {name!r}; valid: {', '.join(self.all)}")
+            raise _unknown(name, None, ", ".join(self.all))
         return found[1]
 
     def resolve_all(self, names: Iterable[object]) -> tuple[str, ...]:
         """Resolve several names, keeping their order."""
         return tuple(self.resolve(name) for name in names)
+
+
+def _unknown(name: object, category: Category | None, valid: str) -> UnknownCard:
+    """The error for a name no card has; one literal message per category, so each can be translated."""
+    if category == "suspect":
+        return UnknownCard("unknown suspect {name!r}; valid: {valid}", name=name, valid=valid)
+    if category == "weapon":
+        return UnknownCard("unknown weapon {name!r}; valid: {valid}", name=name, valid=valid)
+    if category == "room":
+        return UnknownCard("unknown room {name!r}; valid: {valid}", name=name, valid=valid)
+    return UnknownCard("unknown card {name!r}; valid: {valid}", name=name, valid=valid)

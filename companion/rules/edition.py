@@ -117,6 +117,7 @@ class Edition:
     powers: Mapping[str, Power] = field(default_factory=dict)
     colours: Mapping[str, str] = field(default_factory=dict)  # card name -> "#rrggbb", for the pages
     labels: Mapping[str, str] = field(default_factory=dict)  # card name -> a short label (at most 4 characters)
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # locale tag -> card -> its name there
     base: str | None = None  # the edition whose rules a user edition copied (None for a bundled one)
     source: str = "bundled"  # "bundled", "yours", "correction" (a user file with a bundled id) or "file"
 
@@ -255,7 +256,7 @@ def parse_edition(path: str, text: str, read_board: MapReader, *, source: str = 
         raise EditionError(path, _toml_line(str(err)), f"not valid TOML: {err}") from err
     fields = _Fields(path, text, data)
     fields.check_keys()
-    deck = _deck(fields)
+    deck, names = _deck(fields)
     rules = fields.table("rules")
     edition = Edition(
         id=fields.get(data, "id", str),
@@ -271,7 +272,7 @@ def parse_edition(path: str, text: str, read_board: MapReader, *, source: str = 
         accuse=fields.get(rules, "accuse", str),
         weapons_start=fields.get(rules, "weapons_start", str),
         movement=_movement(fields),
-        board=_board(fields, deck, read_board) if "board" in data else None,
+        board=_board(fields, deck, read_board, names) if "board" in data else None,
         question_die=fields.get(rules, "question_die", bool) if "question_die" in rules else False,
         must_suggest=fields.get(rules, "must_suggest", bool) if "must_suggest" in rules else False,
         variants=_variants(fields, rules),
@@ -279,6 +280,7 @@ def parse_edition(path: str, text: str, read_board: MapReader, *, source: str = 
         powers=_powers(fields, deck) if "powers" in data else {},
         colours=_card_table(fields, deck, "colours", COLOUR, "a colour \"#rrggbb\""),
         labels=_card_table(fields, deck, "labels", LABEL, f"a label of 1 to {MAX_LABEL} characters"),
+        names=names,
         base=fields.get(data, "base", str) if "base" in data else None,
         source=source,
     )
@@ -287,7 +289,7 @@ def parse_edition(path: str, text: str, read_board: MapReader, *, source: str = 
 
 
 _KNOWN = {
-    "": {"id", "name", "base", "players", "cards", "rules", "movement", "board", "bonus", "powers"},
+    "": {"id", "name", "base", "players", "cards", "rules", "movement", "board", "bonus", "powers", "names"},
     "players": {"min", "max"},
     "cards": {"suspects", "weapons", "rooms", "aliases", "colours", "labels"},
     "rules": {"dice", "first", "deal", "refute", "accuse", "weapons_start", "question_die", "must_suggest",
@@ -301,6 +303,9 @@ MAX_LABEL = 4
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 LABEL = re.compile(rf"\S.{{0,{MAX_LABEL - 1}}}", re.DOTALL)
 MARK_KINDS = ("snoop", "bonus")
+LOCALE_TAG = re.compile(r"[a-z]{2,3}-[A-Z]{2}")  # en-GB: a language and a country (docs/languages.md)
+MAX_LOCAL_NAME = 60
+Names = dict[str, dict[str, str]]  # locale tag -> card (its identity) -> how that locale writes it
 
 
 class _Fields:
@@ -366,7 +371,8 @@ class _Fields:
         return tuple(value)
 
 
-def _deck(fields: _Fields) -> Deck:
+def _deck(fields: _Fields) -> tuple[Deck, Names]:
+    """The cards, and each locale's names of them; every other spelling of a card is an alias of it."""
     cards = fields.table("cards")
     lists = [fields.names(cards, key) for key in ("suspects", "weapons", "rooms")]
     seen: dict[str, str] = {}
@@ -381,7 +387,48 @@ def _deck(fields: _Fields) -> Deck:
     for alias, target in aliases.items():
         if not isinstance(target, str) or normalise(target) not in seen:
             raise fields.fail(alias, f"alias {alias!r} names {target!r}, which is not a card")
-    return Deck(lists[0], lists[1], lists[2], aliases)
+    tables = _local_names(fields, seen)
+    owners = dict(seen)  # normalised spelling -> the card it means
+    for alias, target in aliases.items():
+        owners.setdefault(normalise(alias), seen[normalise(target)])
+    local = {}
+    for tag, table in tables.items():
+        for card, name in table.items():
+            owner = owners.setdefault(normalise(name), card)
+            if owner != card:
+                raise EditionError(fields.path, _header_line(fields, f"names.{tag}"),
+                                   f"names.{tag}: {card!r} = {name!r} is already the name of {owner!r}")
+            if normalise(name) != normalise(card):
+                local[name] = card
+    return Deck(lists[0], lists[1], lists[2], {**local, **aliases}), tables
+
+
+def _local_names(fields: _Fields, seen: Mapping[str, str]) -> Names:
+    """``[names.TAG]`` tables: card -> its name in that locale, keyed by the card's printed (US) name."""
+    tables = fields.data.get("names", {})
+    if not isinstance(tables, dict):
+        raise fields.fail("names", "names must hold one table per locale: [names.en-GB]")
+    found: Names = {}
+    for tag, table in tables.items():
+        line = _header_line(fields, f"names.{tag}")
+        if not LOCALE_TAG.fullmatch(tag) or not isinstance(table, dict):
+            raise EditionError(fields.path, line, f"names.{tag}: expected a locale tag (en-GB) with card = name lines")
+        found[tag] = {}
+        for card, name in table.items():
+            if normalise(card) not in seen:
+                raise EditionError(fields.path, line, f"names.{tag}: {card!r} is not a card of this edition")
+            if not isinstance(name, str) or not name.strip() or name != name.strip() or len(name) > MAX_LOCAL_NAME:
+                raise EditionError(fields.path, line, f"names.{tag}: {card!r} needs a name of 1 to "
+                                                      f"{MAX_LOCAL_NAME} characters without spaces around it")
+            found[tag][seen[normalise(card)]] = name
+    return found
+
+
+def _header_line(fields: _Fields, header: str) -> int | None:
+    """The line of a ``[header]`` in the file (a names table is a header of its own)."""
+    parts = r"\s*\.\s*".join(rf'"?{re.escape(part)}"?' for part in header.split("."))
+    found = re.search(rf"^\s*\[\s*{parts}\s*\]", fields.text, re.MULTILINE)
+    return fields.text.count("\n", 0, found.start()) + 1 if found else None
 
 
 def _card_table(fields: _Fields, deck: Deck, key: str, pattern: re.Pattern[str], what: str) -> dict[str, str]:
@@ -486,7 +533,7 @@ def _movement(fields: _Fields) -> Movement:
     return Movement(**flags)
 
 
-def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
+def _board(fields: _Fields, deck: Deck, read_board: MapReader, names: Names) -> Board:
     table = fields.table("board")
     rooms = _string_table(fields, table, "rooms")
     starts = _string_table(fields, table, "starts") if "starts" in table else {}
@@ -519,7 +566,7 @@ def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
         start_room=fields.get(table, "start_room", str) if "start_room" in table else None,
         spots=spots,
         joins=tuple((one, other) for one, other in joins),
-        aliases=_string_table(fields, table, "aliases") if "aliases" in table else {},
+        aliases=_place_aliases(fields, table, deck, names),
     )
     try:
         board = read_board(fields.get(table, "map", str), legend)
@@ -532,6 +579,18 @@ def _board(fields: _Fields, deck: Deck, read_board: MapReader) -> Board:
     if missing:
         raise fields.fail("rooms", f"card rooms not on the board: {', '.join(sorted(missing))}")
     return board
+
+
+def _place_aliases(fields: _Fields, table: dict[str, Any], deck: Deck, names: Names) -> dict[str, str]:
+    """The map's aliases, plus every locale's name of each room card (a move "to": "Salon" is the Lounge)."""
+    aliases = dict(_string_table(fields, table, "aliases")) if "aliases" in table else {}
+    taken = {normalise(alias) for alias in aliases}
+    for local in names.values():
+        for card, name in local.items():
+            if card in deck.rooms and normalise(name) not in taken and normalise(name) != normalise(card):
+                aliases[name] = card
+                taken.add(normalise(name))
+    return aliases
 
 
 def _string_table(fields: _Fields, within: dict[str, Any], key: str) -> Mapping[str, str]:

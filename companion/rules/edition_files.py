@@ -28,6 +28,7 @@ from typing import Any
 
 from .board import MAX_SIDE as MAX_SIDE  # the editor's largest grid either way is the map's limit
 from .board import Board, Legend, bundled_map_text, read_map
+from .cards import normalise
 from .edition import (
     HIGHEST_ROLL,
     ID_PATTERN,
@@ -197,6 +198,9 @@ def compose(document: dict[str, Any]) -> EditionFiles:
     if "movement" in data:
         out["movement"] = data["movement"]
     out["board"] = _board(edition_id, grid, data.get("board", {}))
+    names = _names(document, data)
+    if names:
+        out["names"] = names
     if "bonus" in data:
         out["bonus"] = data["bonus"]
     powers = {name: power for name, power in data.get("powers", {}).items() if name in suspects}
@@ -216,6 +220,25 @@ def _cards(document: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
         table = aliases if key == "aliases" else document.get(key) or {}
         if table:
             out[key] = dict(table)
+    return out
+
+
+def _names(document: dict[str, Any], data: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The ``[names.TAG]`` tables: the document's, else the base's for the cards this edition still has.
+
+    A base's local name that is now another card's printed name is dropped (it would clash).
+    """
+    given = document.get("names")
+    if isinstance(given, dict):
+        return {tag: dict(table) for tag, table in given.items() if isinstance(table, dict) and table}
+    cards = document["cards"]
+    names = {*cards["suspects"], *cards["weapons"], *cards["rooms"]}
+    out = {}
+    for tag, table in (data.get("names") or {}).items():
+        kept = {card: local for card, local in table.items() if card in names
+                and not any(normalise(local) == normalise(other) for other in names if other != card)}
+        if kept:
+            out[tag] = kept
     return out
 
 
