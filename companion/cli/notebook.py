@@ -146,7 +146,9 @@ def table(notebook: Notebook, names: Mapping[str, str] | None = None, language: 
     def name(card: str) -> str:
         return shown.get(card, card)
     places = notebook.places
-    labels = [f"{index + 1}" if place != ENVELOPE else say(language, N_("env")) for index, place in enumerate(places)]
+    # Translators: the envelope's column heading in the notebook: at most 5 characters.
+    envelope = say(language, N_("env"))[:5]
+    labels = [f"{index + 1}" if place != ENVELOPE else envelope for index, place in enumerate(places)]
     width = max(len(name(card)) for card in notebook.counts)
     lines = ["  " + " " * width + "".join(f"{label:>6}" for label in labels)]
     for card in notebook.counts:

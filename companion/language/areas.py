@@ -107,7 +107,8 @@ def template(which: Area) -> Catalog:
             if path in skip:
                 continue
             with path.open("rb") as handle:
-                found = extract(method, handle, keywords=keywords, comment_tags=("Translators:",))  # type: ignore[arg-type]
+                found = extract(method, handle, keywords=keywords,  # type: ignore[arg-type]
+                                comment_tags=("Translators:",))
                 for line, text, comments, context in found:
                     if text and (text[0] if isinstance(text, tuple) else text):
                         where = (path.relative_to(PROJECT).as_posix(), line)
