@@ -196,12 +196,12 @@ def narrator(locale: str = "en-US", names: Mapping[str, str] | None = None,
 
     English keeps :func:`describe`'s sentences (articles, verbs agreeing with
     "Amy & Rory"); the other languages say each event in a form that needs no
-    article or case ending on a name ("Verdacht von Direktor Grün: ..."), so
+    article or case ending on a name ("Direktor Grün verdächtigt: ..."), so
     any card's name fits unchanged.
 
     >>> tell = narrator("de-DE", {"Mr. Green": "Direktor Grün", "Wrench": "Rohrzange"})
     >>> tell({"type": "suggested", "seat": "Mr. Green", "suspect": "Mr. Green", "weapon": "Wrench", "room": "Hall"})
-    'Verdacht von Direktor Grün: Direktor Grün, Rohrzange, Hall.'
+    'Direktor Grün verdächtigt: Direktor Grün, Rohrzange, Hall.'
     """
     language = parse_locale(locale).language
     spell = _speller(names or {})

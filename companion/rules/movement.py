@@ -38,8 +38,13 @@ fast (issue 21's target: a roll of 12 in under 2 ms, on 40 x 40 boards too):
   first, with the hallway's parity (rooms and passages break it, so the
   general table cannot use it), then walks that take the shortest way into a
   room and go on by the hallway from its far doors; the full search then only
-  looks for the rest (more rooms, passages, stopping short of a mover) and for
-  proof that nothing else is left.
+  looks for the rest (more rooms, passages) and for proof that nothing else
+  is left, pruned by the table and by the fewest steps to a square still
+  wanted around the walls (``_Graph.gaps``), which proves most of them out
+  of reach at once;
+* stopping a square short of a jumped mover is a walk one step shorter that
+  never touches that mover: the same search again, with the mover as a wall,
+  so the quick passes serve it too.
 
 The sets are exactly those of the plain search this replaced, which the tests
 keep as ``tests/companion/rules/movement_reference.py`` and compare against.
@@ -54,10 +59,10 @@ False
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import accumulate
 
 from .board import Board
 from .edition import Movement
@@ -65,6 +70,7 @@ from .errors import IllegalMove
 
 CLASSIC = Movement()
 STOP_MARKS = ("snoop", "bonus")  # marked squares a mover may stop on with steps to spare
+SMALL_FILL = 6  # the most steps around a room's door worth filling the hallway table for (measured)
 
 
 def destinations(
@@ -166,16 +172,19 @@ class _Graph:
     names: tuple[str, ...]
     nodes: dict[str, int]
     adjacent: tuple[tuple[int, ...], ...]
+    behind: tuple[tuple[int, ...], ...]  # the nodes a step leads from (a passage may be one-way)
     stop_marks: int  # bitmask of squares a mover may stop on with steps to spare
 
     @cached_property
     def hallway(self) -> _Reach:
-        """Walk-reachability of the hallway alone (Classic walks)."""
+        """Walk-reachability of the hallway alone (Classic walks, and the quick passes of Master Detective's)."""
         return _Reach(self.board.neighbours, self.board.neighbours)
 
     @cached_property
     def free(self) -> _Reach:
         """Walk-reachability of squares and rooms (rooms that end a walk lead nowhere)."""
+        if self.adjacent == self.board.neighbours:
+            return self.hallway  # no rooms, no passages: one table to fill on a board just drawn, not two
         if self.rules.pass_through_rooms:
             return _Reach(self.adjacent, self.adjacent)
         onward = list(self.adjacent)
@@ -194,7 +203,7 @@ class _Graph:
         """The start node, the bitmask of occupied squares and of places not to enter."""
         origin = self.nodes.get(start)
         if origin is None:
-            raise IllegalMove(f"{start!r} is not a hallway square or a room of the board")
+            raise IllegalMove("{start!r} is not a hallway square or a room of the board", start=start)
         blocked = 0
         for square in occupied:
             at = self.nodes.get(square)
@@ -212,22 +221,53 @@ class _Graph:
 
         With ``parents``, each node maps instead to the node it was reached from.
         """
+        return self.spread(origin, steps, banned | (0 if jump else blocked), parents)
+
+    def spread(self, origin: int, steps: int, walls: int, parents: bool = False) -> dict[int, int]:
+        """:meth:`reach` around the nodes of ``walls``."""
         seen = {origin: 0}
         came = {origin: origin}
-        queue = deque([origin])
-        walls = banned | (0 if jump else blocked)
-        open_rooms = self.rules.pass_through_rooms
-        while queue:
-            here = queue.popleft()
-            used = seen[here]
-            if used >= steps or (here >= self.squares and here != origin and not open_rooms):
-                continue
-            for there in self.adjacent[here]:
-                if there not in seen and not walls >> there & 1:
-                    seen[there] = used + 1
-                    came[there] = here
-                    queue.append(there)
+        stop = set(_bits(walls))  # a few nodes: a set is cheaper to ask than a board-wide bitmask
+        ring = [origin]
+        open_rooms, squares, adjacent = self.rules.pass_through_rooms, self.squares, self.adjacent
+        for used in range(1, steps + 1):  # ring by ring: the order of a queue, so the same parents
+            onward = []
+            for here in ring:
+                if here >= squares and here != origin and not open_rooms:
+                    continue
+                for there in adjacent[here]:
+                    if there not in seen and there not in stop:
+                        seen[there] = used
+                        came[there] = here
+                        onward.append(there)
+            ring = onward
         return came if parents else seen
+
+    def gaps(self, targets: int, walls: int, steps: int, dist: dict[int, int]) -> list[int]:
+        """Fewest steps from each node to the nearest of ``targets`` around ``walls`` (``steps`` + 1 if more).
+
+        A breadth-first search back from the targets; a closed room is reached
+        but not walked through (a walk that enters one ends there). Only nodes
+        a walk of ``steps`` from the start (``dist``: its fewest steps to
+        each) could stand on on its way to a target are worth a figure: the
+        others keep ``steps`` + 1, and every way through them is too long too.
+        """
+        far = steps + 1
+        gap = [far] * len(self.names)
+        ring = _bits(targets)
+        for target in ring:
+            gap[target] = 0
+        open_rooms = self.rules.pass_through_rooms
+        for distance in range(1, far):
+            onward = []
+            for node in ring:
+                for before in self.behind[node]:
+                    if gap[before] == far and not walls >> before & 1 and dist.get(before, far) + distance <= steps:
+                        gap[before] = distance
+                        if before < self.squares or open_rooms:
+                            onward.append(before)
+            ring = onward
+        return gap
 
     def stops_at(self, near: dict[int, int], origin: int, blocked: int) -> set[int]:
         """The rooms and stop marks among ``near``: ends of a move that need no exact roll."""
@@ -253,7 +293,7 @@ class _Graph:
         want &= _mask(near)
         if self.classic:
             return _classic_exact(self, origin, steps, blocked | banned, want, enough)
-        return _free_exact(self, origin, steps, blocked, banned, want, enough)
+        return _free_exact(self, origin, steps, blocked, banned, want, enough, near)
 
 
 @lru_cache(maxsize=32)
@@ -264,22 +304,35 @@ def _graph(board: Board, rules: Movement, stops: tuple[str, ...]) -> _Graph:
     """
     count = len(board.squares)
     names = board.squares + board.rooms
-    nodes = {name: i for i, name in enumerate(names)}
+    nodes = dict(board.index)  # the squares' (a copy, not a dict built name by name)
+    nodes.update((room, count + i) for i, room in enumerate(board.rooms))
     # Only squares with doors and passage ends get edges beyond the hallway's: patch those, so a
     # large board's graph costs one list copy rather than a list per square.
-    adjacent: list[tuple[int, ...]] = list(board.neighbours) + [() for _ in board.rooms]
-    extra: dict[int, list[int]] = {}
+    ahead: dict[int, list[int]] = {}
+    back: dict[int, list[int]] = {}
     for square, rooms in enumerate(board.doors):
         for room in rooms:
-            extra.setdefault(square, []).append(nodes[room])
-            extra.setdefault(nodes[room], []).append(square)
+            for one, other in ((square, nodes[room]), (nodes[room], square)):
+                ahead.setdefault(one, []).append(other)
+                back.setdefault(other, []).append(one)
     if rules.passage_mid_roll:
         for place, others in board.passages.items():
-            extra.setdefault(nodes[place], []).extend(nodes[other] for other in others)
-    for node, more in extra.items():
-        adjacent[node] = tuple(dict.fromkeys(adjacent[node] + tuple(more)))
+            for end in others:
+                ahead.setdefault(nodes[place], []).append(nodes[end])
+                back.setdefault(nodes[end], []).append(nodes[place])
     marks = sum(1 << square for square, kind in board.marks.items() if kind in stops)
-    return _Graph(board, rules, count, names, nodes, tuple(adjacent), marks)
+    adjacent = _patched(board, ahead)
+    # Doors lead both ways, so only passages could make the steps back differ from the steps ahead.
+    behind = _patched(board, back) if rules.passage_mid_roll and board.passages else adjacent
+    return _Graph(board, rules, count, names, nodes, adjacent, behind, marks)
+
+
+def _patched(board: Board, extra: dict[int, list[int]]) -> tuple[tuple[int, ...], ...]:
+    """The hallway's neighbours (rooms have none) with the ``extra`` steps of some nodes added."""
+    nodes: list[tuple[int, ...]] = list(board.neighbours) + [() for _ in board.rooms]
+    for node, more in extra.items():
+        nodes[node] = tuple(dict.fromkeys(nodes[node] + tuple(more)))
+    return tuple(nodes)
 
 
 def _classic_exact(graph: _Graph, origin: int, steps: int, blocked: int, want: int, enough: int) -> int:
@@ -350,85 +403,104 @@ def _exact_squares(
     return found
 
 
-def _free_exact(graph: _Graph, origin: int, steps: int, blocked: int, banned: int, want: int, enough: int) -> int:
+def _free_exact(
+    graph: _Graph, origin: int, steps: int, blocked: int, banned: int, want: int, enough: int, dist: dict[int, int]
+) -> int:
     """Master Detective's walks: through open rooms and passages, jumping movers.
 
     A walk never enters a node twice. It may pass an occupied square but not
     end there; a walk whose last step would land on one ends a step short
-    instead. Pruned like Classic, with walk-reachability sets of the graph
-    (which has odd cycles through rooms, so distance parity does not apply).
+    instead. So a square beside a mover also ends a move when a walk one step
+    shorter that never touched that mover ends there: one more search per
+    mover, with the mover as a wall, which the quick passes can then serve too.
     """
-    squares, ahead, near = graph.squares, graph.free.ahead, graph.free.near
-    masks = graph.free.prepare([(origin, steps)])
     walls = banned | (0 if graph.rules.jump_movers else blocked)
-    free = ((1 << squares) - 1) & ~blocked & ~banned & want & ~(1 << origin)
-    wanted = graph.free.from_start(origin, steps) & free
-    short = 0  # squares next to a mover, ended on a step short of it
-    if graph.rules.jump_movers and steps >= 1:
-        near_mover = 0
-        for square in _bits(blocked):
-            near_mover |= _mask(graph.adjacent[square])
-        short = graph.free.from_start(origin, steps - 1) & free & near_mover
-    found = _hallway_first(graph, origin, steps, walls, wanted, enough)
-    if graph.rules.pass_through_rooms and not (enough and found):
-        found |= _through_rooms(graph, origin, steps, blocked, banned, walls, wanted & ~found, enough)
-    wanted &= ~found
-    short &= ~found
-    if enough and found.bit_count() >= enough:
+    free = ((1 << graph.squares) - 1) & ~blocked & ~banned & want & ~(1 << origin)
+    graph.free.prepare([(origin, steps)])
+    found = _walks(graph, origin, steps, walls, graph.free.from_start(origin, steps) & free, enough, dist)
+    if not graph.rules.jump_movers or steps < 1:
         return found
+    shorter = graph.free.from_start(origin, steps - 1) & free
+    for mover in _bits(blocked):
+        if enough and found.bit_count() >= enough:
+            break
+        beside = shorter & _mask(graph.adjacent[mover]) & ~found
+        if beside:
+            more = enough and enough - found.bit_count()
+            found |= _walks(graph, origin, steps - 1, walls | 1 << mover, beside, more, dist)
+    return found
+
+
+def _walks(graph: _Graph, origin: int, steps: int, walls: int, wanted: int, enough: int, dist: dict[int, int]) -> int:
+    """The ``wanted`` squares that end a walk of exactly ``steps`` from ``origin`` avoiding ``walls``.
+
+    ``dist`` is the fewest steps from ``origin`` to each node (with no more walls).
+
+    Quick passes first (the hallway alone, then the shortest way into each
+    room): together they find nearly every square, so the full search is left
+    with a few hard or unreachable ones, for which its pruning is tight.
+    """
+    found = _hallway_first(graph, origin, steps, walls, wanted, enough)
+    if graph.rules.pass_through_rooms and wanted & ~found and not (enough and found):
+        found |= _through_rooms(graph, origin, steps, walls, wanted & ~found, enough)
+    rest = wanted & ~found
+    if not rest or (enough and found.bit_count() >= enough):
+        return found
+    return found | _full_search(graph, origin, steps, walls, rest, enough and enough - found.bit_count(), dist)
+
+
+def _full_search(
+    graph: _Graph, origin: int, steps: int, walls: int, wanted: int, enough: int, dist: dict[int, int]
+) -> int:
+    """Every walk, through rooms and passages, for the ``wanted`` squares the quick passes missed.
+
+    Pruned twice: by the graph's walk-reachability table (``masks``, which
+    knows nothing of walls) and by the steps from each node to the nearest
+    wanted square around the walls (``gap``, which knows no parity). The
+    wanted squares are few by now, so ``gap`` is cheap and usually proves
+    at once that a square is out of reach.
+    """
+    squares, ahead, near, masks = graph.squares, graph.free.ahead, graph.free.near, graph.free.masks
+    open_rooms = graph.rules.pass_through_rooms
+    gap = graph.gaps(wanted, walls | 1 << origin, steps, dist)
+    found = 0
 
     def walk(node: int, left: int, visited: int) -> None:
         """``left`` is at least 3 and ``node`` is on the walk (in ``visited``)."""
-        nonlocal found, wanted, short
+        nonlocal found, wanted
         left -= 1
-        reach, before = masks[left], masks[left - 1]
+        reach = masks[left]
         stop, unseen = visited | walls, ~visited
         for there in ahead[node]:
-            if stop >> there & 1:
+            if stop >> there & 1 or gap[there] > left:
                 continue
             step = 1 << there
-            rest = unseen & ~step  # a walk never ends where it stands
-            if reach[there] & wanted & rest or short and before[there] & short & rest:
+            if reach[there] & wanted & unseen & ~step:  # a walk never ends where it stands
                 (walk if left > 2 else last)(there, left, visited | step)
-                if not (wanted or short):
+                if not wanted:
                     return
 
     def last(node: int, left: int, visited: int) -> None:
-        """The last two steps (or fewer): land, or stop a step short of a jumped mover."""
-        nonlocal found, wanted, short
+        """The last two steps (or fewer), without a call per node."""
+        nonlocal found, wanted
         if left == 2:
             stop = visited | walls
             hits = 0
             for there in ahead[node]:
-                if stop >> there & 1:
-                    continue
-                hits |= near[there]
-                if short >> there & 1 and near[there] & blocked & ~visited:
-                    found |= 1 << there
-                    short &= ~(1 << there)
-                    wanted &= ~(1 << there)
+                if not stop >> there & 1:
+                    hits |= near[there]
             hits &= wanted & ~stop
-            found |= hits
-            wanted &= ~hits
         elif left == 1:
-            if short >> node & 1 and near[node] & blocked & ~visited:
-                found |= 1 << node
-                short &= ~(1 << node)
-                wanted &= ~(1 << node)
-            if node < squares or graph.rules.pass_through_rooms or node == origin:
-                hits = near[node] & wanted & ~visited & ~walls
-                found |= hits
-                wanted &= ~hits
-        elif wanted >> node & 1:
-            found |= 1 << node
-            wanted &= ~(1 << node)
+            walks_on = node < squares or open_rooms or node == origin  # a closed room ends the walk
+            hits = near[node] & wanted & ~visited & ~walls if walks_on else 0
+        else:
+            hits = 1 << node & wanted
+        found |= hits
+        wanted &= ~hits
         if enough and found.bit_count() >= enough:
-            wanted = short = 0
+            wanted = 0
 
-    if steps > 2:
-        walk(origin, steps, 1 << origin)
-    else:
-        last(origin, steps, 1 << origin)
+    (walk if steps > 2 else last)(origin, steps, 1 << origin)
     return found
 
 
@@ -448,16 +520,14 @@ def _hallway_first(graph: _Graph, origin: int, steps: int, walls: int, wanted: i
     return _exact_squares(graph, graph.hallway.prepare(starts), starts, walls, wanted, enough)
 
 
-def _through_rooms(
-    graph: _Graph, origin: int, steps: int, blocked: int, banned: int, walls: int, wanted: int, enough: int
-) -> int:
+def _through_rooms(graph: _Graph, origin: int, steps: int, walls: int, wanted: int, enough: int) -> int:
     """The ``wanted`` squares a walk reaches by the shortest way into a room, then the hallway.
 
     Crossing a room changes the hallway's parity, so these are most of what
     the hallway search cannot find; each is a legal walk, found by a hallway
     search from the room's far doors with the way in as its walls.
     """
-    came = graph.reach(origin, steps, blocked, banned, graph.rules.jump_movers, parents=True)
+    came = graph.spread(origin, steps, walls, parents=True)
     found = 0
     for room in range(graph.squares, len(graph.names)):
         if room == origin or room not in came:
@@ -470,6 +540,8 @@ def _through_rooms(
         for door in graph.adjacent[room]:
             if left < 0 or door >= graph.squares or (way | walls) >> door & 1 or not wanted & ~found:
                 continue
+            if left > SMALL_FILL and graph.hallway.cover.get(door, -1) < left:
+                continue  # filling the table far around a door costs more than the full search saves
             starts = [(door, left)]
             found |= _exact_squares(graph, graph.hallway.prepare(starts), starts, way | walls, wanted & ~found, enough)
     return found
@@ -481,8 +553,11 @@ class _Reach:
     Walks follow ``onward`` (a node may lead nowhere: a room that ends a walk),
     except from the first node, which follows ``first``. The table is filled
     lazily, only around the starts a search needs, so a first call on a large
-    board stays cheap. An entry still -1 (every node) never prunes: a missing
-    entry costs speed, never a result.
+    board stays cheap; a start inside surroundings already filled for enough
+    steps (``cover``) costs nothing. An entry still -1 (every node) never
+    prunes: a missing entry costs speed, never a result. ``near`` is no bound
+    but the neighbours themselves, so ``cover`` only counts nodes whose own
+    steps were followed.
     """
 
     def __init__(
@@ -497,45 +572,54 @@ class _Reach:
         # (rooms are no square destinations), so only nodes that lead on or are squares.
         ahead = list(first)
         closed = set(ends)
+        self.closed = closed  # nodes whose walks lead nowhere on, unless they start there
         for end in closed:
             for node in first[end]:
                 ahead[node] = tuple(n for n in first[node] if n not in closed)
         self.ahead = tuple(ahead)
         self.masks: list[list[int]] = [[-1] * len(onward)]
-        self.ready: dict[int, int] = {}  # start -> the most steps its surroundings are filled for
+        self.cover: dict[int, int] = {}  # node -> the most steps of walks from it the table is filled for
 
     def prepare(self, starts: list[tuple[int, int]]) -> list[list[int]]:
         """The table, filled for walks of the given steps from each start."""
         for start, steps in starts:
             while len(self.masks) <= steps:
                 self.masks.append([-1] * len(self.onward))
-            if self.ready.get(start, -1) < steps:
+            if self.cover.get(start, -1) < steps:
                 self._fill(start, steps)
-                self.ready[start] = steps
         return self.masks
 
     def _fill(self, start: int, steps: int) -> None:
         """Entries ``masks[k][x]`` for every x a walk can stand on with k steps still to go."""
-        order, depth = [start], {start: 0}
-        for here in order:
-            used = depth[here]
-            if used >= steps:
+        rings, seen = [[start]], {start}  # rings[d]: the nodes d steps from the start
+        while len(rings) <= steps:
+            ring = []
+            for here in rings[-1]:
+                for there in self.first[here] if here == start else self.onward[here]:
+                    if there not in seen:
+                        seen.add(there)
+                        ring.append(there)
+            if not ring:
                 break
-            for there in self.first[here] if here == start else self.onward[here]:
-                if there not in depth:
-                    depth[there] = used + 1
-                    order.append(there)
-        masks, onward, near, first = self.masks, self.onward, self.near, self.first
+            rings.append(ring)
+        # A node d steps out needs entries for walks of up to steps - d from it, which the levels below
+        # fill; not a room that ends walks, though, which was not walked on from (a start leaves it).
+        cover = self.cover
+        for d, ring in enumerate(rings):
+            for x in ring:
+                if cover.get(x, -1) < steps - d and (x == start or x not in self.closed):
+                    cover[x] = steps - d
+        order = [x for ring in rings for x in ring]
+        masks, near, onward = self.masks, self.near, self.onward
         level = masks[0]
         for x in order:
             if level[x] == -1:
-                near[x] = _mask(first[x])
+                near[x] = _mask(self.first[x])
                 level[x] = 1 << x
+        within = list(accumulate(len(ring) for ring in rings))  # within[d]: how many nodes are at most d away
         for k in range(1, steps + 1):
             level, below = masks[k], masks[k - 1]
-            for x in order:
-                if depth[x] > steps - k:
-                    break
+            for x in order[: within[min(steps - k, len(rings) - 1)]]:
                 if level[x] == -1:
                     total = 0
                     for y in onward[x]:

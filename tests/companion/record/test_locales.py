@@ -89,7 +89,7 @@ def test_an_unknown_locale_is_one_line_listing_the_known_ones(command: list[str]
 
 
 @pytest.mark.parametrize("tag, sentence", [
-    ("de-DE", "Verdacht von Baronin von Porz: Fräulein Ming, Pistole, Veranda."),
+    ("de-DE", "Baronin von Porz verdächtigt: Fräulein Ming, Pistole, Veranda."),
     ("fr-FR", "Hypothèse — Madame Pervenche : Mademoiselle Rose, Revolver, Véranda."),
     ("es-ES", "Sospecha de Capitano Azurro: Señorita Amapola, Pistola, Invernadero."),
     ("de-CH", "Karten für Madame Curry: 5 (Eingangshalle, Bibliothek, Küche, Pistole, Leuchter)."),

@@ -136,3 +136,48 @@ def test_a_roll_of_1_beside_a_jumped_mover_can_still_move() -> None:
     mover = board.squares[board.neighbours[0][0]]
     found = destinations(board, start, 1, {mover}, rules)
     assert found and can_move(board, start, 1, {mover}, rules)
+
+
+def rooms_board(seed: int, size: int = 22) -> Board:
+    """A larger map than hypothesis draws: rooms of 2 to 4 squares a side on a grid of 7, one to
+    three doors each, a few passages and marks, and hallway between (where the quick passes of the
+    fast search find most squares, and the rest must still come out the same)."""
+    rand = random.Random(seed)
+    grid = [["." if rand.random() < 0.95 else "#" for _ in range(size)] for _ in range(size)]
+    rooms: dict[str, str] = {}
+    corners = [(top, left) for top in range(1, size - 4, 7) for left in range(1, size - 4, 7)]
+    for letter, (top, left) in zip("ABCDEFGHIJKLMNOP", corners):
+        tall, wide = rand.randint(2, 4), rand.randint(2, 4)
+        for r in range(top, top + tall):
+            for c in range(left, left + wide):
+                grid[r][c] = letter
+        sides = [(top, c) for c in range(left, left + wide)] + [(top + tall - 1, c) for c in range(left, left + wide)]
+        sides += [(r, left) for r in range(top, top + tall)] + [(r, left + wide - 1) for r in range(top, top + tall)]
+        outside = [(r, c) for r, c in dict.fromkeys(sides) if any(
+            0 <= r + dr < size and 0 <= c + dc < size and grid[r + dr][c + dc] == "."
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))]
+        for r, c in rand.sample(outside, min(len(outside), rand.randint(1, 3))):
+            grid[r][c] = letter.lower()
+        rooms[letter] = f"Room {letter}"
+    for r, c in itertools.product(range(size), range(size)):
+        if grid[r][c] == "." and rand.random() < 0.02:
+            grid[r][c] = rand.choice("*?")
+    names = list(rooms.values())
+    pairs = tuple(tuple(rand.sample(names, 2)) for _ in range(2))
+    legend = Legend(rooms=rooms, marks={"*": "snoop", "?": "bonus"}, passages=pairs)
+    return read_map("rooms.txt", legend, text="\n".join("".join(row) for row in grid) + "\n")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_larger_boards_agree_under_master_detective_rules(seed: int) -> None:
+    """Long rolls on a board with room to go round: rooms crossed, passages, movers jumped."""
+    board = rooms_board(seed)
+    rand = random.Random(seed)
+    for rules in (Movement(True, True, True), Movement(True, False, True), Movement(False, True, False)):
+        for _ in range(12):
+            place = rand.choice(board.squares + board.rooms)
+            crowd = frozenset(rand.sample(board.squares, rand.randint(0, 8))) - {place}
+            avoid = tuple(rand.sample(board.rooms, rand.randint(0, 1)))
+            roll = rand.randint(7, 12)
+            assert destinations(board, place, roll, crowd, rules, avoid) == \
+                reference.destinations(board, place, roll, crowd, rules, avoid), (place, roll, sorted(crowd), avoid)
