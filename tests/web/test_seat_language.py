@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 from pages import assert_accessible, wait_until
+from web_fixtures import scarlet_suggests_in_the_lounge
 
 from companion.language import parse_locale, say
 from companion.language.areas import WEB_AREAS
 from companion.language.catalogues import messages
-from companion.rules.actions import Move, Roll, Suggest
+from companion.rules.actions import Move
 from companion.rules.spelling import spelled
 from companion.table.commands import Configure, NewGame, Play, StartGame
 from companion.table.session import Session, Table
@@ -49,11 +50,7 @@ def serve(session: Session) -> Iterator[Served]:
 def suggesting() -> Iterator[Served]:
     """Miss Scarlet has suggested Professor Plum with the Rope in the Lounge; a seat is asked to show a card."""
     with Session(Table(seed_source=lambda: 7)) as session:
-        session.call(NewGame("classic", SEATS, dice="physical"))
-        session.call(StartGame())
-        assert session.call(Play("Miss Scarlet", Roll("Miss Scarlet", (6,)))).ok
-        assert session.call(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok
-        assert session.call(Play("Miss Scarlet", Suggest("Miss Scarlet", "Professor Plum", "Rope"))).ok
+        scarlet_suggests_in_the_lounge(session)
         yield from serve(session)
 
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from pages import assert_accessible, wait_until
+from web_fixtures import scarlet_suggests_in_the_lounge
 from playwright.sync_api import Error as PlaywrightError
 
 from companion.language import parse_locale, say
-from companion.rules.actions import Move, Roll, Suggest
-from companion.table.commands import Configure, NewGame, Notify, Play, StartGame
+from companion.table.commands import Configure, NewGame, Notify, StartGame
 from companion.table.session import Session, Table
 from web import create_app
 from web.context import with_log
@@ -26,11 +26,7 @@ MOVERS = "document.querySelectorAll('#board .cb-mover').length === 6"
 def suggesting() -> Iterator[tuple[Session, str]]:
     """A game under way: Miss Scarlet has suggested in the Lounge and the table is being asked."""
     with Session(Table(seed_source=lambda: 7)) as session:
-        session.call(NewGame("classic", SEATS, dice="physical"))
-        session.call(StartGame())
-        assert session.call(Play("Miss Scarlet", Roll("Miss Scarlet", (6,)))).ok
-        assert session.call(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok
-        assert session.call(Play("Miss Scarlet", Suggest("Miss Scarlet", "Professor Plum", "Rope"))).ok
+        scarlet_suggests_in_the_lounge(session)
         app = create_app(session, {"HOST_PIN": "246813", "KEEPALIVE": 0.5})
         with WebServer(app, "127.0.0.1", 0) as server:
             yield session, f"http://127.0.0.1:{server.port}"

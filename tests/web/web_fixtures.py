@@ -19,7 +19,8 @@ from flask import Flask
 from werkzeug.test import TestResponse
 
 from companion.rules.edition import load_edition
-from companion.table.commands import NewGame, StartGame, TagLost, TagSeen
+from companion.rules.actions import Move, Roll, Suggest
+from companion.table.commands import NewGame, Play, StartGame, TagLost, TagSeen
 from companion.table.session import Session, Table
 from companion.table.store import Store
 from companion.table.tags import Piece
@@ -83,6 +84,15 @@ def open_game(session: Session, seats: tuple[str, ...] = SEATS, start: bool = Tr
     if start:
         started = session.call(StartGame())
         assert started.ok, started.error
+
+
+def scarlet_suggests_in_the_lounge(session: Session) -> None:
+    """A classic game (physical dice, seed 7) where Miss Scarlet has suggested Plum with the Rope in the Lounge."""
+    assert session.call(NewGame("classic", SEATS, dice="physical")).ok
+    assert session.call(StartGame()).ok
+    assert session.call(Play("Miss Scarlet", Roll("Miss Scarlet", (6,)))).ok
+    assert session.call(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok
+    assert session.call(Play("Miss Scarlet", Suggest("Miss Scarlet", "Professor Plum", "Rope"))).ok
 
 
 def tap(session: Session, seat_number: int, card: str) -> None:
