@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from companion.rules.board import Board
 from companion.rules.edition import load_edition
-from companion.rules.whereabouts import every_place
+from companion.rules.spelling import spelled
+from companion.rules.whereabouts import Parts, every_place, every_place_parts
+from companion.table.wording import Wording, Words
 
 from .board_data import board_data, editions
 from .context import context
@@ -33,8 +36,23 @@ def board() -> Response:
     if wanted not in editions():
         raise ApiError(404, "not_found", "There is no edition {edition!r}; editions: {editions}.",
                        edition=wanted[:40], editions=", ".join(editions()))
-    # "words": each square and room as a person reads it ("in the corridor by the Lounge door").
-    return jsonify({**board_data(wanted), "words": every_place(load_edition(wanted).require_board())})
+    # "words": each square and room as a person reads it ("in the corridor by the Lounge door"), in the reader's
+    # language, the cards written the reader's way.
+    return jsonify({**board_data(wanted), "words": _words(wanted, load_edition(wanted).require_board())})
+
+
+def _words(edition: str, board: Board) -> dict[str, str]:
+    locale = page_locale()
+    names = spelled(edition, locale.tag, context().house().house_names)
+    if locale.language == "en":  # English says "the Lounge": its own sentences, not the templates
+        return every_place(board, lambda name: names.get(name, name))
+    wording = Wording(locale.language, names)
+    return {place: wording.say(_as_words(parts)) for place, parts in every_place_parts(board).items()}
+
+
+def _as_words(parts: Parts) -> Words:
+    template, args = parts
+    return Words(template, {key: _as_words(value) if isinstance(value, tuple) else value for key, value in args.items()})
 
 
 def _current_edition(table: object) -> str | None:

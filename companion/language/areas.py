@@ -24,8 +24,9 @@ from .catalogues import LANGUAGES, ROOT
 PROJECT = ROOT.parent.parent
 STAMP = datetime(2026, 1, 1, tzinfo=timezone.utc)  # fixed, so that an update with no new message changes no file
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
-# Error classes whose message is not their first argument (TableError(code, message), ApiError(status, code, message)).
-ERROR_KEYWORDS: dict[str, tuple[int, ...]] = {"TableError": (2,), "ApiError": (3,)}
+# Calls whose message is not their first argument: TableError(code, message), ApiError(status, code, message),
+# and companion/rules/whereabouts.py's _said(english_words, template) (the rules import nothing of the project).
+ERROR_KEYWORDS: dict[str, tuple[int, ...]] = {"TableError": (2,), "ApiError": (3,), "_said": (2,)}
 
 
 @dataclass(frozen=True)

@@ -97,3 +97,16 @@ def test_a_views_log_is_in_the_streams_locale(app: Flask, session: Session) -> N
     german = web.view_message(None, view, "de-DE")
     assert english.startswith("event: view") and german.startswith("event: view")
     assert web.view_message(None, view, "de-DE") is german  # made once per locale, shared by its streams
+
+
+def test_places_in_words_speak_the_readers_language(app: Flask, session: Session) -> None:
+    open_game(session)
+    client = app.test_client()
+    english = client.get("/api/board?edition=classic", headers=JSON).get_json()["words"]
+    assert english["Kitchen"] == "in the Kitchen" and english["h25"] == "on Miss Scarlet's start square"
+    british = client.get("/api/board?edition=classic", headers={**JSON, "X-Clue-Locale": "en-GB"}).get_json()["words"]
+    assert british["h25"] == "on Miss Scarlett's start square"  # the locale's spelling in the English words
+    german = client.get("/api/board?edition=classic", headers={**JSON, "X-Clue-Locale": "de-DE"}).get_json()["words"]
+    assert german["Kitchen"] == say("de", "in {room}", room="Küche")
+    assert german["h25"] == say("de", "on the start square of {suspect}", suspect="Fräulein Ming")
+    assert german["h22"] == say("de", "{on}, by the door of {room}", on=say("de", "in the corridor"), room="Salon")

@@ -266,10 +266,10 @@ const ClueBoard = (() => {
       return node;
     }
 
-    // Where a place is, in the page's words: the edition's phrase in English, else the room's name or the square.
+    // Where a place is, in the page's words (GET /api/board's, in the page's language), else the room or the square.
     function placeWords(view, place) {
       const said = (data.words || {})[place];
-      if (said && Clue.i18n.language === "en") return roomNames.has(place) ? said : said + " (" + place + ")";
+      if (said) return roomNames.has(place) ? said : said + " (" + place + ")";
       if (roomNames.has(place)) return Clue._("in {room}", {room: Clue.cardName(view, place)});
       return Clue._("on square {square}", {square: place});
     }
