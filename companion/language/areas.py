@@ -83,6 +83,8 @@ def _keywords() -> dict[str, object]:
 
 
 def _import_everything() -> None:
+    """Import every module of the project, so that each error class is known (only when extracting: the
+    catalogues cover hardware/ and web/ too, which the companion's running code never imports from here)."""
     import importlib
     import pkgutil
 
