@@ -27,8 +27,11 @@ fast (issue 21's target: a roll of 12 in under 2 ms, on 40 x 40 boards too):
   already, is among the ends of *any* walk (self-avoiding or not) of the steps
   left from where it stands: one AND with a table ``masks[k][x]`` (``_Reach``);
   in the hallway those are the squares at most k away with k's parity;
-* the table is filled lazily, only around the starts asked about, so the first
-  call on a 40 x 40 board costs a millisecond or two, not a table of every pair;
+* the table covers the whole board, built a level of steps at a time (one OR
+  per step of every node) the first time a board is used with its rules, or
+  ahead of play by :func:`prepare`: a few milliseconds once on a 40 x 40 board,
+  after which no move pays for it (filling only around each start made every
+  new start pay again, about a millisecond on such a board);
 * nothing is searched for that cannot be an end: the start square itself, and
   squares the movers put beyond the roll (the rooms' breadth-first search
   already knows which);
@@ -62,7 +65,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import accumulate
 
 from .board import Board
 from .edition import Movement
@@ -70,7 +72,6 @@ from .errors import IllegalMove
 
 CLASSIC = Movement()
 STOP_MARKS = ("snoop", "bonus")  # marked squares a mover may stop on with steps to spare
-SMALL_FILL = 6  # the most steps around a room's door worth filling the hallway table for (measured)
 
 
 def destinations(
@@ -82,10 +83,10 @@ def destinations(
     ``start`` is a square or a room name; ``occupied`` the squares holding
     other movers (rooms never block); ``avoid`` places already used this turn.
     """
-    graph = _graph(board, rules, stops)
+    graph = _graph(board, rules)
     origin, blocked, banned = graph.begin(start, occupied, avoid)
     near = graph.reach(origin, steps, blocked, banned, rules.jump_movers)
-    found = graph.stops(near, origin, blocked)
+    found = graph.stops(near, origin, blocked, _marks(board, stops))
     return frozenset(found) | {board.squares[i] for i in _bits(graph.exact(origin, steps, blocked, banned, near=near))}
 
 
@@ -94,10 +95,10 @@ def can_move(
     rules: Movement = CLASSIC, avoid: Collection[str] = (), stops: tuple[str, ...] = STOP_MARKS,
 ) -> bool:
     """True if the mover has anywhere at all to go (stops at the first place found)."""
-    graph = _graph(board, rules, stops)
+    graph = _graph(board, rules)
     origin, blocked, banned = graph.begin(start, occupied, avoid)
     near = graph.reach(origin, steps, blocked, banned, rules.jump_movers)
-    if graph.stops(near, origin, blocked):
+    if graph.stops(near, origin, blocked, _marks(board, stops)):
         return True
     return bool(graph.exact(origin, steps, blocked, banned, enough=1, near=near))
 
@@ -124,13 +125,13 @@ def stop_steps(
     any other square uses the whole roll (or one less, stopping short of a
     jumped mover).
     """
-    graph = _graph(board, rules, stops)
+    graph = _graph(board, rules)
     origin, blocked, banned = graph.begin(start, occupied, avoid)
     node = graph.node(target)
     if node is None:
         return None
     near = graph.reach(origin, steps, blocked, banned, rules.jump_movers)
-    if node in graph.stops_at(near, origin, blocked):
+    if node in graph.stops_at(near, origin, blocked, _marks(board, stops)):
         return near[node]
     if node >= graph.squares or node not in near:
         return None
@@ -146,7 +147,7 @@ def way_to(
 
     The rest of the move may not enter those places again.
     """
-    graph = _graph(board, rules, stops)
+    graph = _graph(board, rules)
     origin, blocked, banned = graph.begin(start, occupied, avoid)
     node = graph.nodes[target]
     parents = graph.reach(origin, steps, blocked, banned, rules.jump_movers, parents=True)
@@ -173,7 +174,6 @@ class _Graph:
     nodes: dict[str, int]
     adjacent: tuple[tuple[int, ...], ...]
     behind: tuple[tuple[int, ...], ...]  # the nodes a step leads from (a passage may be one-way)
-    stop_marks: int  # bitmask of squares a mover may stop on with steps to spare
 
     @cached_property
     def hallway(self) -> _Reach:
@@ -269,15 +269,15 @@ class _Graph:
             ring = onward
         return gap
 
-    def stops_at(self, near: dict[int, int], origin: int, blocked: int) -> set[int]:
-        """The rooms and stop marks among ``near``: ends of a move that need no exact roll."""
+    def stops_at(self, near: dict[int, int], origin: int, blocked: int, marks: int) -> set[int]:
+        """The rooms and stop marks (``marks``, a bitmask) among ``near``: ends of a move that need no exact roll."""
         return {
             node for node in near
-            if node != origin and (node >= self.squares or (self.stop_marks >> node & 1 and not blocked >> node & 1))
+            if node != origin and (node >= self.squares or (marks >> node & 1 and not blocked >> node & 1))
         }
 
-    def stops(self, near: dict[int, int], origin: int, blocked: int) -> set[str]:
-        return {self.names[node] for node in self.stops_at(near, origin, blocked)}
+    def stops(self, near: dict[int, int], origin: int, blocked: int, marks: int) -> set[str]:
+        return {self.names[node] for node in self.stops_at(near, origin, blocked, marks)}
 
     def exact(
         self, origin: int, steps: int, blocked: int, banned: int, enough: int = 0, want: int = -1,
@@ -296,12 +296,27 @@ class _Graph:
         return _free_exact(self, origin, steps, blocked, banned, want, enough, near)
 
 
-@lru_cache(maxsize=32)
-def _graph(board: Board, rules: Movement, stops: tuple[str, ...]) -> _Graph:
-    """The movement graph of a board under a set of rules, built once per board and rules.
+def prepare(board: Board, rules: Movement = CLASSIC, steps: int = 12) -> None:
+    """Build the board's movement tables for rolls up to ``steps`` now, rather than on the first move.
 
-    ``stops`` are the kinds of marked square a move may end on with steps to spare.
+    Every later call on the board with these rules (and no larger roll) then
+    starts warm. Tables are kept per board and rules, so once per game at most.
     """
+    graph = _graph(board, rules)
+    graph.hallway.extend(steps)
+    if not graph.classic:
+        graph.free.extend(steps)
+
+
+@lru_cache(maxsize=32)
+def _marks(board: Board, stops: tuple[str, ...]) -> int:
+    """Bitmask of the squares of the kinds in ``stops``: where a move may end with steps to spare."""
+    return sum(1 << square for square, kind in board.marks.items() if kind in stops)
+
+
+@lru_cache(maxsize=8)
+def _graph(board: Board, rules: Movement) -> _Graph:
+    """The movement graph of a board under a set of rules, with its tables: built once per board and rules."""
     count = len(board.squares)
     names = board.squares + board.rooms
     nodes = dict(board.index)  # the squares' (a copy, not a dict built name by name)
@@ -320,11 +335,10 @@ def _graph(board: Board, rules: Movement, stops: tuple[str, ...]) -> _Graph:
             for end in others:
                 ahead.setdefault(nodes[place], []).append(nodes[end])
                 back.setdefault(nodes[end], []).append(nodes[place])
-    marks = sum(1 << square for square, kind in board.marks.items() if kind in stops)
     adjacent = _patched(board, ahead)
     # Doors lead both ways, so only passages could make the steps back differ from the steps ahead.
     behind = _patched(board, back) if rules.passage_mid_roll and board.passages else adjacent
-    return _Graph(board, rules, count, names, nodes, adjacent, behind, marks)
+    return _Graph(board, rules, count, names, nodes, adjacent, behind)
 
 
 def _patched(board: Board, extra: dict[int, list[int]]) -> tuple[tuple[int, ...], ...]:
@@ -342,7 +356,7 @@ def _classic_exact(graph: _Graph, origin: int, steps: int, blocked: int, want: i
     else:
         exits = graph.board.exits.get(graph.names[origin], ())
         starts = [(square, steps - 1) for square in exits if not blocked >> square & 1 and steps >= 1]
-    masks = graph.hallway.prepare(starts)
+    masks = graph.hallway.extend(steps)
     wanted = 0
     for square, left in starts:
         wanted |= masks[left][square]
@@ -416,7 +430,7 @@ def _free_exact(
     """
     walls = banned | (0 if graph.rules.jump_movers else blocked)
     free = ((1 << graph.squares) - 1) & ~blocked & ~banned & want & ~(1 << origin)
-    graph.free.prepare([(origin, steps)])
+    graph.free.extend(steps)
     found = _walks(graph, origin, steps, walls, graph.free.from_start(origin, steps) & free, enough, dist)
     if not graph.rules.jump_movers or steps < 1:
         return found
@@ -517,7 +531,7 @@ def _hallway_first(graph: _Graph, origin: int, steps: int, walls: int, wanted: i
     else:
         starts = [(square, steps - 1) for square in graph.adjacent[origin]
                   if square < graph.squares and not walls >> square & 1 and steps >= 1]
-    return _exact_squares(graph, graph.hallway.prepare(starts), starts, walls, wanted, enough)
+    return _exact_squares(graph, graph.hallway.extend(steps), starts, walls, wanted, enough)
 
 
 def _through_rooms(graph: _Graph, origin: int, steps: int, walls: int, wanted: int, enough: int) -> int:
@@ -540,10 +554,8 @@ def _through_rooms(graph: _Graph, origin: int, steps: int, walls: int, wanted: i
         for door in graph.adjacent[room]:
             if left < 0 or door >= graph.squares or (way | walls) >> door & 1 or not wanted & ~found:
                 continue
-            if left > SMALL_FILL and graph.hallway.cover.get(door, -1) < left:
-                continue  # filling the table far around a door costs more than the full search saves
             starts = [(door, left)]
-            found |= _exact_squares(graph, graph.hallway.prepare(starts), starts, way | walls, wanted & ~found, enough)
+            found |= _exact_squares(graph, graph.hallway.extend(left), starts, way | walls, wanted & ~found, enough)
     return found
 
 
@@ -551,13 +563,10 @@ class _Reach:
     """``masks[k][x]``: nodes some walk of exactly k steps from ``x`` may end on.
 
     Walks follow ``onward`` (a node may lead nowhere: a room that ends a walk),
-    except from the first node, which follows ``first``. The table is filled
-    lazily, only around the starts a search needs, so a first call on a large
-    board stays cheap; a start inside surroundings already filled for enough
-    steps (``cover``) costs nothing. An entry still -1 (every node) never
-    prunes: a missing entry costs speed, never a result. ``near`` is no bound
-    but the neighbours themselves, so ``cover`` only counts nodes whose own
-    steps were followed.
+    except from the first node, which follows ``first``. The table covers the
+    whole board, one level of steps at a time as rolls need them: a level is
+    one OR per step of every node, far cheaper per entry than filling around
+    each start, and every search after it finds its entries ready.
     """
 
     def __init__(
@@ -565,66 +574,30 @@ class _Reach:
     ) -> None:
         self.onward = onward
         self.first = first
-        # Neighbours as a bitmask, and masks[0]: filled with the rest (-1 until then; every
-        # search reads them only inside the surroundings it prepared).
-        self.near = [-1] * len(first)
+        self.near = [_mask(nodes) for nodes in first]  # each node's neighbours as a bitmask
         # Where a walk may step next: a room that ends walks is never worth stepping into mid-walk
         # (rooms are no square destinations), so only nodes that lead on or are squares.
         ahead = list(first)
         closed = set(ends)
-        self.closed = closed  # nodes whose walks lead nowhere on, unless they start there
         for end in closed:
             for node in first[end]:
                 ahead[node] = tuple(n for n in first[node] if n not in closed)
         self.ahead = tuple(ahead)
-        self.masks: list[list[int]] = [[-1] * len(onward)]
-        self.cover: dict[int, int] = {}  # node -> the most steps of walks from it the table is filled for
+        self.masks: list[list[int]] = [[1 << x for x in range(len(onward))]]
 
-    def prepare(self, starts: list[tuple[int, int]]) -> list[list[int]]:
-        """The table, filled for walks of the given steps from each start."""
-        for start, steps in starts:
-            while len(self.masks) <= steps:
-                self.masks.append([-1] * len(self.onward))
-            if self.cover.get(start, -1) < steps:
-                self._fill(start, steps)
-        return self.masks
-
-    def _fill(self, start: int, steps: int) -> None:
-        """Entries ``masks[k][x]`` for every x a walk can stand on with k steps still to go."""
-        rings, seen = [[start]], {start}  # rings[d]: the nodes d steps from the start
-        while len(rings) <= steps:
-            ring = []
-            for here in rings[-1]:
-                for there in self.first[here] if here == start else self.onward[here]:
-                    if there not in seen:
-                        seen.add(there)
-                        ring.append(there)
-            if not ring:
-                break
-            rings.append(ring)
-        # A node d steps out needs entries for walks of up to steps - d from it, which the levels below
-        # fill; not a room that ends walks, though, which was not walked on from (a start leaves it).
-        cover = self.cover
-        for d, ring in enumerate(rings):
-            for x in ring:
-                if cover.get(x, -1) < steps - d and (x == start or x not in self.closed):
-                    cover[x] = steps - d
-        order = [x for ring in rings for x in ring]
-        masks, near, onward = self.masks, self.near, self.onward
-        level = masks[0]
-        for x in order:
-            if level[x] == -1:
-                near[x] = _mask(self.first[x])
-                level[x] = 1 << x
-        within = list(accumulate(len(ring) for ring in rings))  # within[d]: how many nodes are at most d away
-        for k in range(1, steps + 1):
-            level, below = masks[k], masks[k - 1]
-            for x in order[: within[min(steps - k, len(rings) - 1)]]:
-                if level[x] == -1:
-                    total = 0
-                    for y in onward[x]:
-                        total |= below[y]
-                    level[x] = total
+    def extend(self, steps: int) -> list[list[int]]:
+        """The table, filled for walks of up to ``steps`` from every node."""
+        masks, onward = self.masks, self.onward
+        while len(masks) <= steps:
+            below = masks[-1]
+            level = []
+            for after in onward:
+                total = 0
+                for y in after:
+                    total |= below[y]
+                level.append(total)
+            masks.append(level)
+        return masks
 
     def from_start(self, node: int, steps: int) -> int:
         """Like ``masks[steps][node]``, for the walk's first node (a room one may always leave)."""

@@ -31,6 +31,7 @@ from companion.language import N_
 from companion.deduction.assistant import Assistants, check_mode, review
 from companion.rules.actions import Action, EndTurn, Move, Roll, Show
 from companion.rules.edition import load_edition
+from companion.rules import movement
 from companion.rules.engine import apply, new_game
 from companion.rules.errors import BadInput, ClueError
 from companion.rules.events import Event
@@ -302,6 +303,8 @@ class Table:
 
     def _use_edition(self, edition_id: str) -> None:
         edition = load_edition(edition_id)
+        if edition.board is not None:  # the movement tables now, so that no player's first move waits for them
+            movement.prepare(edition.board, edition.movement, 6 * max(edition.dice, 1))
         self.zones = ZoneMap.with_specs(edition, self.zone_specs)
         self.tags = self.store.tag_map(edition.id) if self.store is not None else self.tags
 

@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 
 from companion.rules.board import Board, Legend, read_map
 from companion.rules.edition import Movement, load_edition
-from companion.rules.movement import can_move, destinations, reaches, stop_steps, way_to
+from companion.rules.movement import (
+    can_move,
+    destinations,
+    prepare,
+    reaches,
+    stop_steps,
+    way_to,
+)
 
 RULES = tuple(Movement(*flags) for flags in itertools.product((False, True), repeat=3))
 LETTERS = "ABCD"
@@ -181,3 +188,27 @@ def test_larger_boards_agree_under_master_detective_rules(seed: int) -> None:
             roll = rand.randint(7, 12)
             assert destinations(board, place, roll, crowd, rules, avoid) == \
                 reference.destinations(board, place, roll, crowd, rules, avoid), (place, roll, sorted(crowd), avoid)
+
+
+def test_prepared_tables_serve_longer_rolls_and_other_rules() -> None:
+    """Tables built ahead for short rolls grow for a longer one; each set of rules keeps its own."""
+    board = rooms_board(7)
+    full = Movement(True, True, True)
+    prepare(board, full, 3)
+    prepare(board, Movement(), 12)
+    rand = random.Random(7)
+    for _ in range(10):
+        place = rand.choice(board.squares + board.rooms)
+        for rules in (full, Movement()):
+            assert destinations(board, place, 12, (), rules) == reference.destinations(board, place, 12, (), rules)
+
+
+def test_stop_marks_follow_each_call_on_a_board_already_used() -> None:
+    """The tables are shared whatever marks a move may stop on (bonus spaces come and go with the cards)."""
+    legend = Legend(rooms={"A": "Room A"}, marks={"?": "bonus", "*": "snoop"})
+    board = read_map("marks.txt", legend, text="Aa....\n..?...\n.....*\n")
+    for stops in (("snoop", "bonus"), ("snoop",), ("bonus",), ("snoop", "bonus")):
+        for roll in (3, 4, 5):  # the bonus space is an even number of steps from the room
+            found = destinations(board, "Room A", roll, (), stops=stops)
+            assert found == reference.destinations(board, "Room A", roll, (), stops=stops), (stops, roll)
+            assert ("c2" in found) == ("bonus" in stops or roll == 4), (stops, roll)
