@@ -61,7 +61,7 @@ class WebContext:
         self._pin: str = self._host_pin(config.get("HOST_PIN"))
         # Per locale: each view prepared once, each delta made once for all the streams in that locale.
         self._messages: dict[str, Messages] = {}
-        self._messages_lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the per-locale messages and the remembered house
         self._house: tuple[float, House, str | None] | None = None  # when asked, the answer, the edition
         self.streams = StreamGate(config.get("STREAM_LIMITS"))  # the open SSE streams, within their limits
 
@@ -100,7 +100,7 @@ class WebContext:
 
     def view_message(self, last: View | None, view: View, locale: str = "en-US") -> str:
         """The SSE message for ``view`` on a stream that sent ``last`` before (None: the whole view)."""
-        with self._messages_lock:
+        with self._lock:
             messages = self._messages.get(locale)
             if messages is None:  # locale is a checked tag (web.language): a handful at most
                 messages = self._messages[locale] = Messages(lambda view: with_log(view, locale))
@@ -118,19 +118,19 @@ class WebContext:
 
     def _house_and_edition(self) -> tuple[House, str | None]:
         now = time.monotonic()
-        with self._messages_lock:
+        with self._lock:
             if self._house is not None and now - self._house[0] < HOUSE_FRESH:
                 return self._house[1], self._house[2]
         found = self.inspect(lambda table: (table.house, _edition_id(table)))
         if not isinstance(found, tuple) or not isinstance(found[0], House):
             raise BadInput("the companion did not answer")
-        with self._messages_lock:
+        with self._lock:
             self._house = (now, found[0], found[1])
         return found[0], found[1]
 
     def forget_house(self) -> None:
         """The host changed the table's choices: the next answer asks the session again."""
-        with self._messages_lock:
+        with self._lock:
             self._house = None
 
     def rig_lock(self) -> threading.Lock:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.rules.board import Board
-from companion.rules.edition import load_edition
+from companion.language import parse_locale
+from companion.rules.edition import Edition, load_edition
 from companion.rules.spelling import spelled
 from companion.rules.whereabouts import Parts, every_place, every_place_parts
 from companion.table.wording import Wording, Words
@@ -38,15 +40,18 @@ def board() -> Response:
                        edition=wanted[:40], editions=", ".join(editions()))
     # "words": each square and room as a person reads it ("in the corridor by the Lounge door"), in the reader's
     # language, the cards written the reader's way.
-    return jsonify({**board_data(wanted), "words": _words(wanted, load_edition(wanted).require_board())})
+    house = tuple(sorted(context().house().house_names.items()))
+    return jsonify({**board_data(wanted), "words": _words(load_edition(wanted), page_locale().tag, house)})
 
 
-def _words(edition: str, board: Board) -> dict[str, str]:
-    locale = page_locale()
-    names = spelled(edition, locale.tag, context().house().house_names)
-    if locale.language == "en":  # English says "the Lounge": its own sentences, not the templates
+@lru_cache(maxsize=32)  # a few locales and editions: worked out once, not on every page load (or every flood)
+def _words(edition: Edition, locale: str, house: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    board = edition.require_board()
+    names = spelled(edition.id, locale, dict(house))
+    language = parse_locale(locale).language
+    if language == "en":  # English says "the Lounge": its own sentences, not the templates
         return every_place(board, lambda name: names.get(name, name))
-    wording = Wording(locale.language, names)
+    wording = Wording(language, names)
     return {place: wording.say(_as_words(parts)) for place, parts in every_place_parts(board).items()}
 
 

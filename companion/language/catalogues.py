@@ -31,16 +31,22 @@ def po_files(language: str) -> list[Path]:
 
 
 @cache
+def _strings(path: Path, language: str) -> dict[str, str]:
+    """The translated messages of one ``.po`` file (id -> text; untranslated and fuzzy ones left out)."""
+    with path.open("rb") as handle:
+        return {message.id: str(message.string) for message in read_po(handle, locale=language)
+                if isinstance(message.id, str) and message.id and message.string and not message.fuzzy}
+
+
+@cache
 def translations(language: str) -> gettext.NullTranslations:
     """Every area's catalogue for ``language`` as one; English and unknown languages translate to themselves."""
     if language == "en" or language not in LANGUAGES:
         return gettext.NullTranslations()
     merged = Catalog(locale=language)
     for path in po_files(language):
-        with path.open("rb") as handle:
-            for message in read_po(handle, locale=language):
-                if message.id and message.string and not message.fuzzy:
-                    merged.add(message.id, message.string)
+        for message_id, text in _strings(path, language).items():
+            merged.add(message_id, text)
     compiled = BytesIO()
     write_mo(compiled, merged)
     compiled.seek(0)
@@ -62,8 +68,5 @@ def messages(language: str, areas: tuple[str, ...]) -> dict[str, str]:
     for area in areas:
         path = ROOT / language / "LC_MESSAGES" / f"{area}.po"
         if path.exists():
-            with path.open("rb") as handle:
-                for message in read_po(handle, locale=language):
-                    if message.id and message.string and not message.fuzzy and isinstance(message.id, str):
-                        found[message.id] = str(message.string)
+            found.update(_strings(path, language))
     return found
