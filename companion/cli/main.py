@@ -105,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     enroll.add_parser(commands)
     run.add_parser(commands)
     doctor.add_parser(commands)
+    from . import host_login  # a login link for the host page, without the PIN
+    host_login.add_parser(commands)
     return _with_version(parser, f"{PACKAGE} {version()}")
 
 
