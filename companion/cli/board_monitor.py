@@ -27,12 +27,14 @@ from hardware.link_events import BoardStats, LinkDown, LinkEvent, LinkUp
 from hardware.protocol import PROTOCOL, parse_uid
 from hardware.virtual_board import VirtualBoard
 
+from .where import add_serial_option
+
 
 def add_parsers(commands: Any) -> None:
     monitor = commands.add_parser(
         "board-monitor", help="connect to the board and print every event as a JSON line (wiring check)")
-    monitor.add_argument("--port", help="serial port or pyserial URL (default: $CLUE_BOARD_PORT, "
-                                        "else the first USB device with the Pico's vendor ID 0x2E8A)")
+    add_serial_option(monitor, "the board's serial device or pyserial URL (default: $CLUE_BOARD_PORT, else the "
+                               "first USB device with the Pico's vendor ID 0x2E8A)")
     monitor.add_argument("--settle", type=_seconds, default=LinkTiming.settle, metavar="SECONDS",
                          help=f"how long a tag must stay before it counts (default {LinkTiming.settle})")
     monitor.add_argument("--duration", type=_seconds, metavar="SECONDS", help="stop after this long (default: Ctrl-C)")
@@ -90,9 +92,9 @@ def _version(parts: int) -> Any:
 
 def _monitor(args: argparse.Namespace) -> int:
     if args.survey is not None:
-        return survey(args.port, args.survey, sys.stdout, sys.stderr, as_json=args.json,
+        return survey(args.serial, args.survey, sys.stdout, sys.stderr, as_json=args.json,
                       names=_enrolled_names(args, sys.stderr))
-    return monitor(args.port, LinkTiming(settle=args.settle), args.duration, sys.stdout, sys.stderr)
+    return monitor(args.serial, LinkTiming(settle=args.settle), args.duration, sys.stdout, sys.stderr)
 
 
 def _enrolled_names(args: argparse.Namespace, err: IO[str]) -> Callable[[str], str | None]:

@@ -11,6 +11,7 @@ when nothing failed (warnings do not fail), else 1.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import fcntl
 import json
@@ -29,12 +30,24 @@ from hardware.hardware_config import HardwareConfig, HardwareConfigError, load_h
 
 from .doctor_board import check_board, check_buses
 from .findings import Finding, fail, ok, warn
-from .where import PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config, find_store
+from .where import (
+    CONFIG_VARIABLE,
+    PIN_FILE,
+    STORE_VARIABLE,
+    SYSTEM_CONFIG,
+    Chosen,
+    add_serial_option,
+    checked_port,
+    find_config,
+    find_store,
+    web_port,
+)
 
 SERVICE = "clue-companion"
 AS_SERVICE = f"sudo -u clue {SERVICE} doctor"
 SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(3): present only when systemd is PID 1
 T = TypeVar("T")
+EXAMPLE_CONFIG_NAME = "hardware/clue-companion.example.toml"  # in the checkout: every key, as wired in the docs
 
 
 def add_parser(commands: Any) -> None:
@@ -44,7 +57,9 @@ def add_parser(commands: Any) -> None:
                                          f"then {SYSTEM_CONFIG} if it exists")
     doctor.add_argument("--db", metavar="PATH", help="the store, as for run: default $CLUE_COMPANION_DB, then the "
                                                      "config's [store] path, then the default")
-    doctor.add_argument("--port", help="the board's serial port (default: as run finds it)")
+    add_serial_option(doctor, "the board's serial device (default: as run finds it)", refuse_port=False)
+    doctor.add_argument("--port", type=web_port, help="the web page's port to check, as for run (default: the "
+                                                      "config's [web] port, 8000)")
     doctor.add_argument("--wait", type=float, default=5.0, metavar="SECONDS",
                         help="how long to wait for the board's handshake (default 5)")
     doctor.add_argument("--json", action="store_true", help="one JSON object: every finding and the exit status")
@@ -52,7 +67,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    findings = examine(args.config, args.db, args.port, environ=os.environ, wait=args.wait)
+    findings = examine(args.config, args.db, args.serial, environ=os.environ, wait=args.wait, web_port=checked_port(args.port))
     failed = any(finding.status == "fail" for finding in findings)
     if args.json:
         print(json.dumps({"ok": not failed, "findings": [finding.as_dict() for finding in findings]}, indent=2))
@@ -64,11 +79,13 @@ def _doctor(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def examine(given_config: str | None, given_db: str | None, port: str | None, *, environ: Mapping[str, str],
-            wait: float = 5.0) -> list[Finding]:
-    """Every check, in the order they are printed."""
+def examine(given_config: str | None, given_db: str | None, serial: str | None, *, environ: Mapping[str, str],
+            wait: float = 5.0, web_port: int | None = None) -> list[Finding]:
+    """Every check, in the order they are printed (``serial``: the board's device; ``web_port``: run's --port)."""
     config_at = find_config(given_config, environ)
     config, config_finding = _config(config_at)
+    if web_port is not None:  # --port, as run's: the companion serves (or will serve) the page there
+        config = dataclasses.replace(config, web_port=web_port)
     store_at = find_store(given_db, config_at.path if config_at else None, config.store, environ=environ)
     holder = lock_holder(store_at.path)
     running = holder if isinstance(holder, int) else None
@@ -80,7 +97,7 @@ def examine(given_config: str | None, given_db: str | None, port: str | None, *,
         pin = fail("host PIN", "not checked: the config that may set it could not be read", config_finding.fix)
     return [
         config_finding,
-        check_board(config, port, running, wait=wait, environ=environ),
+        check_board(config, serial, running, wait=wait, environ=environ),
         store,
         *check_buses(config, running),
         check_web(config.web_port, running, config.web_name),
@@ -93,6 +110,12 @@ def _config(config_at: Chosen | None) -> tuple[HardwareConfig, Finding]:
     if config_at is None:
         return HardwareConfig(), warn("config", f"none: the defaults (the service reads {SYSTEM_CONFIG})",
                                       f"copy tools/pi/clue-companion.toml to {SYSTEM_CONFIG}, or pass --config")
+    if not config_at.path.exists():
+        return HardwareConfig(), fail("config", f"{config_at.path} ({config_at.source}) does not exist",
+                                      f"make it: cp {EXAMPLE_CONFIG_NAME} {config_at.path} (the wiring of "
+                                      "docs/hardware.md; tools/pi/clue-companion.toml on a Pi), then edit it; or "
+                                      + ("leave out --config" if config_at.source == "from --config" else
+                                         f"unset ${CONFIG_VARIABLE}") + " for the defaults")
     try:
         config = load_hardware_config(config_at.path)
     except HardwareConfigError as err:

@@ -49,7 +49,7 @@ def check_board(config: HardwareConfig, port: str | None, holder: int | None, *,
             return fail("board", f"no board found: no USB serial device with vendor ID 0x{PICO_VID:04X}", NO_BOARD_FIX)
         named = candidates[0]
     elif "://" not in named and not os.path.exists(named):
-        return fail("board", f"{named} does not exist", f"check the port named in the config or --port; {NO_BOARD_FIX}")
+        return fail("board", f"{named} does not exist", f"check the device named in the config or --serial; {NO_BOARD_FIX}")
     if "://" not in named and not os.access(named, os.R_OK | os.W_OK):
         return fail("board", f"permission denied opening {named}", _permission_fix())
     return _handshake(named, wait)

@@ -26,7 +26,7 @@ from hardware.board_link import PICO_VID, PORT_VARIABLE, BoardLink
 from hardware.link_core import LinkTiming
 from hardware.link_events import LinkDown, LinkEvent, LinkUp, ReadersChanged, TagPlaced, TagRemoved
 
-from .where import resolve
+from .where import add_serial_option, resolve
 
 ONLY: dict[str, Kind] = {"cards": "card", "movers": "mover", "weapons": "weapon", "tokens": "weapon"}
 SKIP = "skip"  # put on the event queue when the player presses Enter
@@ -44,9 +44,7 @@ def add_parser(commands: Any) -> None:
     enroll.add_argument("--db", metavar="PATH", help="the store, as for run: default $CLUE_COMPANION_DB, then the "
                                                      "config's [store] path, then "
                                                      "$XDG_DATA_HOME/clue-companion/companion.db")
-    enroll.add_argument("--port", help="serial port or pyserial URL (default: the config's [board] port, then "
-                                       "$CLUE_BOARD_PORT, then the first USB device with the Pico's vendor ID "
-                                       "0x2E8A)")
+    add_serial_option(enroll)
     enroll.add_argument("--reads", type=_reads, default=3, help="reads per piece, 1 to 9 (default 3)")
     enroll.add_argument("--only", action="append", choices=sorted(ONLY), help="only these pieces (repeatable)")
     what = enroll.add_mutually_exclusive_group()
@@ -91,7 +89,7 @@ def _enroll(args: argparse.Namespace) -> int:
     _, config, store_at = resolve(args.config, args.db, os.environ)
     # On standard error: standard output stays the listing or the guided flow.
     print(store_at.line(), file=sys.stderr, flush=True)
-    port = args.port or config.board_port
+    port = args.serial or config.board_port
     with Store(store_at.path) as store:
         if args.list:
             list_tags(edition, store.tag_map(edition.id), kinds, out)

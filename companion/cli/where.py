@@ -14,10 +14,13 @@ beside it). The config is ``--config`` > ``$CLUE_COMPANION_CONFIG`` >
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from companion.rules.errors import BadInput
 from companion.table.store import default_path
 from hardware.hardware_config import HardwareConfig, load_hardware_config
 
@@ -25,6 +28,46 @@ CONFIG_VARIABLE = "CLUE_COMPANION_CONFIG"
 STORE_VARIABLE = "CLUE_COMPANION_DB"
 SYSTEM_CONFIG = Path("/etc/clue-companion.toml")  # what the installer writes and the service reads
 PIN_FILE = "host-pin"  # beside the store: the host PIN of a companion started without a terminal
+# One name for one thing across the commands: --port is always the web page's port, --serial the board's device.
+SERIAL_HELP = ("the board's serial device or pyserial URL (default: the config's [board] port, then "
+               "$CLUE_BOARD_PORT, then the first USB device with the Pico's vendor ID 0x2E8A)")
+NOT_A_PORT = "--port is the web page's port (a number); the board's serial device is --serial {given}"
+
+
+def web_port(text: str) -> int:
+    """``--port``'s value: a number; a device path (the old meaning on some commands) names ``--serial``.
+
+    >>> web_port("8080")
+    8080
+    >>> web_port("/dev/ttyACM0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: --port is the web page's port (a number); the board's serial device is --serial /dev/ttyACM0
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(NOT_A_PORT.format(given=text)) from None
+
+
+def checked_port(port: int | None) -> int | None:
+    """``--port`` within 0 to 65535 (0: any free port), else a one-line usage error."""
+    if port is not None and not 0 <= port <= 65535:
+        raise BadInput(f"--port must be from 0 to 65535, not {port}")
+    return port
+
+
+def _no_web_port(text: str) -> str:
+    raise argparse.ArgumentTypeError(NOT_A_PORT.format(given=text) if not text.isdigit() else
+                                     "this command serves no web page: --port is for run and doctor")
+
+
+def add_serial_option(parser: Any, help_text: str = SERIAL_HELP, *, refuse_port: bool = True) -> None:
+    """``--serial DEVICE`` for the board; with ``refuse_port`` (a command without a web page) an old
+    ``--port DEVICE`` is refused with a message naming ``--serial``, rather than accepted as before."""
+    parser.add_argument("--serial", metavar="DEVICE", help=help_text)
+    if refuse_port:
+        parser.add_argument("--port", type=_no_web_port, help=argparse.SUPPRESS)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def virtual_board(*args: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
 
 
 def _monitor_lines(port: str, duration: float, during=None) -> list[dict]:
-    with subprocess.Popen([*CLI, "board-monitor", "--port", port, "--duration", str(duration), "--settle", "0.05"],
+    with subprocess.Popen([*CLI, "board-monitor", "--serial", port, "--duration", str(duration), "--settle", "0.05"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV) as monitor:
         if during:
             during()
@@ -90,7 +90,7 @@ def test_permission_denied_on_the_port_is_a_clear_message_not_a_traceback(monkey
         raise serial.SerialException(errno.EACCES, f"could not open port {port}: [Errno 13] Permission denied")
 
     monkeypatch.setattr("hardware.board_link.open_port", denied)
-    code = main(["board-monitor", "--port", "/dev/ttyACM0", "--duration", "1"])
+    code = main(["board-monitor", "--serial", "/dev/ttyACM0", "--duration", "1"])
     err = capsys.readouterr().err
     assert code == 2
     assert "permission denied opening /dev/ttyACM0" in err and "dialout" in err
@@ -173,7 +173,7 @@ def test_the_survey_names_the_pieces_enrolled_in_the_store_run_would_use(tmp_pat
         opened.enrol("classic", "04:A2:1B:3C", Piece("mover", "Miss Scarlet"))
     with VirtualBoard(readers=2) as board:
         board.core.place(bytes.fromhex("04A21B3C"), 1)
-        done = subprocess.run([*CLI, "board-monitor", "--port", board.port, "--survey", "0.3", "--db", str(store)],
+        done = subprocess.run([*CLI, "board-monitor", "--serial", board.port, "--survey", "0.3", "--db", str(store)],
                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               env={**ENV, "CLUE_COMPANION_CONFIG": ""}, timeout=60)
     assert done.returncode == 0, done.stderr

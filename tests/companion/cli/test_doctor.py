@@ -29,31 +29,34 @@ PIN = "284617"
 REPO_CONFIG = Path(__file__).resolve().parents[3] / "tools/pi/clue-companion.toml"
 
 
-def doctor(capsys, *argv: str) -> tuple[int, str]:
-    """Run ``clue-companion doctor ARGV`` (through its own parser, as main registers it); exit code and output."""
+def doctor(capsys, *argv: str, web_port: str | None = "0") -> tuple[int, str]:
+    """Run ``clue-companion doctor ARGV`` (through its own parser, as main registers it); exit code and output.
+
+    The web check looks at ``--port web_port``: 0 (any free port) by default, which no other test
+    can take meanwhile (a port found free and released could be, under load); None: the config's.
+    """
     parser = argparse.ArgumentParser()
     doctor_command.add_parser(parser.add_subparsers())
-    args = parser.parse_args(["doctor", *argv])
+    args = parser.parse_args(["doctor", *argv, *(["--port", web_port] if web_port is not None else [])])
     code = args.command(args)
     out, err = capsys.readouterr()
     assert err == ""
     return code, out
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def setup(tmp_path, monkeypatch) -> Path:
-    """A config with a free web port and a store in ``tmp_path``; no board in the environment, none on USB."""
+    """A config with a store in ``tmp_path``; no board in the environment, none on USB.
+
+    Its web port is checked only by tests that say so (``doctor(..., web_port=None)``).
+    """
     for name in ("CLUE_COMPANION_CONFIG", "CLUE_COMPANION_DB", "CLUE_BOARD_PORT"):
         monkeypatch.delenv(name, raising=False)
+    for name, folder in (("HOME", "home"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config")):
+        monkeypatch.setenv(name, str(tmp_path / folder))  # nothing read or written in the real home
     monkeypatch.setattr(list_ports, "comports", lambda: [])
     config = tmp_path / "clue.toml"
-    config.write_text(f'[store]\npath = "{tmp_path / "companion.db"}"\n\n[web]\nport = {free_port()}\n')
+    config.write_text(f'[store]\npath = "{tmp_path / "companion.db"}"\n\n[web]\nport = 8000\n')
     return config
 
 
@@ -77,7 +80,7 @@ def test_the_virtual_board_shows_its_firmware_and_the_reader_that_failed(capsys,
     with VirtualBoard(readers=4, firmware=(1, 2, 3)) as board:
         board.fail_reader(2)
         time.sleep(0.3)  # the board notices at its next scan
-        code, out = doctor(capsys, "--config", str(setup), "--port", board.port)
+        code, out = doctor(capsys, "--config", str(setup), "--serial", board.port)
     board_line = line(out, "board")
     assert board_line.startswith(f"! board: {board.port}: firmware 1.2.3, protocol 1.")
     assert "4 readers, not answering: 2" in board_line and "fix: check those readers' wiring" in board_line
@@ -97,7 +100,7 @@ def test_a_device_that_only_logs_has_no_handshake_and_its_log_is_shown(capsys, s
     writer = threading.Thread(target=crash_loop, daemon=True)
     writer.start()
     try:
-        code, out = doctor(capsys, "--config", str(setup), "--port", port, "--wait", "1")
+        code, out = doctor(capsys, "--config", str(setup), "--serial", port, "--wait", "1")
     finally:
         stop.set()
         writer.join()
@@ -195,8 +198,30 @@ def test_the_web_port_in_use_by_another_program_is_a_problem(capsys, setup, tmp_
         other.listen()
         port = other.getsockname()[1]
         setup.write_text(f'[store]\npath = "{tmp_path / "companion.db"}"\n\n[web]\nport = {port}\n')
-        code, out = doctor(capsys, "--config", str(setup))
-    assert line(out, "web").startswith(f"✗ web: port {port}: in use by another program")
+        code, out = doctor(capsys, "--config", str(setup), web_port=None)
+        assert line(out, "web").startswith(f"✗ web: port {port}: in use by another program")
+        code, out = doctor(capsys, "--config", str(setup), web_port=str(port))  # --port: as run's
+        assert line(out, "web").startswith(f"✗ web: port {port}: in use by another program")
+
+
+def test_a_missing_config_says_it_does_not_exist_and_how_to_make_one(capsys, setup, tmp_path):
+    missing = tmp_path / "missing.toml"
+    code, out = doctor(capsys, "--config", str(missing))
+    config = line(out, "config")
+    assert code == 1
+    assert config.startswith(f"✗ config: {missing} (from --config) does not exist")
+    assert f"fix: make it: cp hardware/clue-companion.example.toml {missing}" in config
+    assert "fix: edit" not in config
+
+
+def test_the_old_port_for_the_board_is_refused_naming_serial(capsys, setup):
+    from companion.cli.main import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["doctor", "--config", str(setup), "--port", "/dev/ttyACM0"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--port is the web page's port (a number); the board's serial device is --serial /dev/ttyACM0" in err
 
 
 def test_an_unreadable_config_sends_the_user_to_the_service_user_and_checks_no_default_store(capsys, setup):

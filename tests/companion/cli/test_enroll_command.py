@@ -103,7 +103,7 @@ def mover_taps() -> dict[str, list[str]]:
 
 def test_the_movers_are_enrolled_three_reads_each_then_listed(monkeypatch, capsys, board, db):
     hand = Hand(board, mover_taps())
-    assert enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--only", "movers", *FAST) == 0
+    assert enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--only", "movers", *FAST) == 0
     assert hand.lines[0] == f"Waiting for the board on {board.port}…"
     assert hand.lines[1:3] == ["Board ready: 4 readers", "Tap Miss Scarlet's mover on any reader (read 1 of 3)"]
     assert "Miss Scarlet's mover is 04:10:00:00 (3 of 3 reads)" in hand.lines
@@ -121,7 +121,7 @@ def test_the_movers_are_enrolled_three_reads_each_then_listed(monkeypatch, capsy
 def test_each_piece_is_saved_as_soon_as_its_vote_is_decided(monkeypatch, board, db):
     taps = {what: uids for what, uids in mover_taps().items() if "Scarlet" in what or "Mustard" in what}
     hand = Hand(board, taps)
-    code = enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--only", "movers", "--reads", "1",
+    code = enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--only", "movers", "--reads", "1",
                   "--settle", "0.03", "--timeout", "0.5")
     assert code == 1
     assert hand.lines[-3:] == [
@@ -137,7 +137,7 @@ def test_ctrl_c_keeps_every_piece_already_decided(monkeypatch, board, db):
             raise KeyboardInterrupt
 
     hand = Hand(board, mover_taps(), on_prompt=ctrl_c_at_mrs_white)
-    code = enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--only", "movers", "--reads", "1", *FAST)
+    code = enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--only", "movers", "--reads", "1", *FAST)
     assert code == 130
     assert hand.lines[-3:-1] == ["Stopped.", "Enrolled 2 of 6 pieces"]
     assert len(tags(db)) == 2
@@ -148,7 +148,7 @@ def test_a_tag_that_is_already_the_rope_card_is_refused(monkeypatch, board, db):
         store.enrol("classic", OLD, ROPE)
     taps = mover_taps() | {"Miss Scarlet's mover": [OLD, UIDS["Miss Scarlet"]]}
     hand = Hand(board, taps)
-    assert enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--only", "movers", "--reads", "1", *FAST) == 0
+    assert enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--only", "movers", "--reads", "1", *FAST) == 0
     assert ("04:AA:00:01 is already the Rope card. Use another tag, or re-enrol the Rope card first "
             "(clue-companion enroll --redo Rope).") in hand.lines
     enrolled = tags(db)
@@ -159,7 +159,7 @@ def test_redo_replaces_the_old_tag_in_the_store(monkeypatch, board, db):
     with Store(db) as store:
         store.enrol("classic", OLD, ROPE)
     hand = Hand(board, {"the Rope card": [NEW]})
-    assert enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--redo", "rope", "--reads", "2", *FAST) == 0
+    assert enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--redo", "rope", "--reads", "2", *FAST) == 0
     assert "The Rope card is now 04:BB:00:02 (2 of 2 reads); it replaces 04:AA:00:01" in hand.lines
     assert hand.lines[-1] == "Re-enrolled 1 of 1 piece"
     assert tags(db).uids(ROPE) == (NEW,) and OLD not in tags(db)
@@ -170,7 +170,7 @@ def test_a_spare_tag_is_added_for_a_mover(monkeypatch, board, db):
     with Store(db) as store:
         store.enrol("classic", OLD, scarlet)
     hand = Hand(board, {"a spare tag for Miss Scarlet's mover": [OLD, NEW]})
-    code = enroll(monkeypatch, hand, "--db", db, "--port", board.port, "--spare", "mover:Miss Scarlet",
+    code = enroll(monkeypatch, hand, "--db", db, "--serial", board.port, "--spare", "mover:Miss Scarlet",
                   "--reads", "1", *FAST)
     assert code == 0
     assert "04:AA:00:01 is already a tag of Miss Scarlet's mover: tap a new tag for the spare." in hand.lines
@@ -213,7 +213,7 @@ def test_nothing_to_do_says_so_without_a_board(capsys, db):
     with Store(db) as store:
         for name, uid in UIDS.items():
             store.enrol("classic", uid, Piece("mover", name))
-    assert main(["enroll", "--db", db, "--only", "movers", "--port", "/nonexistent"]) == 0
+    assert main(["enroll", "--db", db, "--only", "movers", "--serial", "/nonexistent"]) == 0
     assert capsys.readouterr().out.startswith("Every piece already has a tag in Classic CLUE")
 
 
