@@ -1,0 +1,161 @@
+"""Hermetic tests: no test reads or writes the real home, and a run that changes it fails.
+
+Imported by pytest before any test module (this is the root conftest), so every
+path the companion resolves (``Path.home()``, ``$XDG_*``, ``$CLUE_COMPANION_*``),
+and every program a test starts (Chromium, Node.js, espeak-ng, git), sees a
+temporary home instead of the user's: a user edition saved from the editor, a
+game in ``~/.local/share/clue-companion`` or a host PIN cannot change a result.
+Each process of the run (the controller and each pytest-xdist worker) gets its
+own home, removed at the end.
+
+The real home is recorded (every path, each file's size and mtime) when the run
+starts and compared when it ends, in the controller: anything added, removed or
+changed there fails the run with the paths. ``$CLUE_TEST_HOME_SKIP`` (paths
+relative to the home, separated by ``:``) leaves out what another program on the
+machine writes during the run; the run's header says when it is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# The variables the companion and the programs the tests start resolve paths from.
+HOME_VARIABLES = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
+# Settings of the user's own companion that would reach into a test (each has a test of its own that sets it).
+CLEARED = ("CLUE_COMPANION_DB", "CLUE_COMPANION_CONFIG", "CLUE_COMPANION_EDITIONS", "CLUE_BOARD_PORT",
+           "CLUE_HANDHELD_DISPLAY", "CLUE_PIPER_VOICES", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS")
+SKIP_VARIABLE = "CLUE_TEST_HOME_SKIP"
+# Where this process's temporary home is: a subprocess pytest (a test of this file) knows it is nested.
+TEST_HOME_VARIABLE = "CLUE_TEST_HOME"
+
+Snapshot = dict[str, tuple[int, int] | None]
+
+
+def _make_home() -> tuple[Path, Path]:
+    """A fresh home for this process, set in ``os.environ`` (which every subprocess inherits); (real, temporary)."""
+    real = Path(os.environ.get("HOME") or os.path.expanduser("~"))
+    home = Path(tempfile.mkdtemp(prefix="clue-test-home-"))
+    os.environ["HOME"] = str(home)
+    for name, folder in zip(HOME_VARIABLES, ("share", "config", "cache", "state", "run")):
+        (home / folder).mkdir(mode=0o700)
+        os.environ[name] = str(home / folder)
+    for name in CLEARED:
+        os.environ.pop(name, None)
+    os.environ[TEST_HOME_VARIABLE] = str(home)
+    return real, home
+
+
+REAL_HOME, TEST_HOME = _make_home()  # at import: before any test module, fixture or server reads the environment
+
+
+def snapshot(root: Path, skip: tuple[Path, ...]) -> Snapshot:
+    """Every path under ``root``: a file's (size, mtime in ns), None for a folder; ``skip`` and bytecode left out."""
+    found: Snapshot = {}
+    pending = [root]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:  # unreadable or gone: what is under it cannot be compared
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.name == "__pycache__" or path in skip:
+                continue
+            try:
+                stat = entry.stat(follow_symlinks=False)
+                folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            found[entry.path] = None if folder else (stat.st_size, stat.st_mtime_ns)
+            if folder:
+                pending.append(path)
+    return found
+
+
+def changes(before: Snapshot, after: Snapshot) -> list[str]:
+    """Each path added, removed or changed, in words, sorted."""
+    lines = []
+    for path in sorted(before.keys() | after.keys()):
+        if path not in before:
+            lines.append(f"added    {path}")
+        elif path not in after:
+            lines.append(f"removed  {path}")
+        elif before[path] != after[path]:
+            lines.append(f"changed  {path}")
+    return lines
+
+
+def skipped(config: pytest.Config, real: Path) -> tuple[Path, ...]:
+    """What the comparison leaves out: this checkout and pytest's temporary folder if under the home, and the skips."""
+    named = [real / part for part in os.environ.get(SKIP_VARIABLE, "").split(":") if part]
+    basetemp = Path(tempfile.gettempdir())
+    return tuple(p.resolve() if p.exists() else p for p in (*named, config.rootpath, basetemp, TEST_HOME))
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+class HomeGuard:
+    """Records the real home when the run starts; fails the run if it differs at the end."""
+
+    def __init__(self, config: pytest.Config, real: Path) -> None:
+        self.real = real.resolve()
+        self.skip = skipped(config, self.real)
+        self.before = snapshot(self.real, self.skip) if self.real.is_dir() else {}
+        self.changed: list[str] = []
+
+    def check(self) -> list[str]:
+        self.changed = changes(self.before, snapshot(self.real, self.skip) if self.real.is_dir() else {})
+        return self.changed
+
+
+GUARD_KEY = pytest.StashKey[HomeGuard]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not _is_worker(config):  # the controller watches; workers only run in their own homes
+        config.stash[GUARD_KEY] = HomeGuard(config, REAL_HOME)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = [f"home: {TEST_HOME} (the real home {REAL_HOME} is checked for changes at the end)"]
+    if os.environ.get(SKIP_VARIABLE):
+        lines.append(f"home: ${SKIP_VARIABLE} leaves out {os.environ[SKIP_VARIABLE]}")
+    return lines
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    guard = session.config.stash.get(GUARD_KEY, None)
+    if guard is not None and guard.check():
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    guard = config.stash.get(GUARD_KEY, None)
+    if guard is None or not guard.changed:
+        return
+    terminalreporter.section("the real home changed", red=True, bold=True)
+    terminalreporter.line(f"The run changed {len(guard.changed)} path(s) under {guard.real}; "
+                          "a test must use its own home (tmp_path, or this session's $HOME):", red=True)
+    for line in guard.changed[:50]:
+        terminalreporter.line(f"  {line}")
+    if len(guard.changed) > 50:
+        terminalreporter.line(f"  … and {len(guard.changed) - 50} more")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(TEST_HOME, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def test_home() -> Iterator[Path]:
+    """This process's temporary home (``$HOME``), for a test that must name it."""
+    yield TEST_HOME
