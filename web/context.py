@@ -30,7 +30,7 @@ from companion.table.table import Outcome, Table
 
 from .deltas import Messages
 from .guard import ApiError, RateLimiter, pin_problem
-from .host_sessions import HostSessions
+from .host_sessions import HostSessions, use_link
 from .streams import StreamGate
 
 HOUSE_FRESH = 1.0  # seconds a table locale is trusted before asking the session again
@@ -186,6 +186,13 @@ class WebContext:
     @property
     def pin(self) -> str:
         return self._pin
+
+    def use_login_link(self, secret: str) -> bool:
+        """True, once, for the secret of the login link ``clue-companion host-login`` stored (web/host_sessions.py).
+
+        On the session thread: it owns the store, and two requests racing with one link are answered in turn.
+        """
+        return bool(self.inspect(lambda table: table.store is not None and use_link(table.store, secret)))
 
     def secret_key(self) -> str:
         return self._stored(SECRET_SETTING, lambda: secrets.token_hex(32))

@@ -40,7 +40,7 @@ from companion.rules.user_editions import (
     save_files,
 )
 
-from .guard import ApiError, json_body
+from .guard import ApiError, json_body, json_data
 from .host import require_host
 from .language import told
 
@@ -118,7 +118,7 @@ def import_file() -> Response | tuple[Response, int]:
     """The exported file's text as the body (any text type), or JSON ``{"text": ...}``."""
     require_host()
     if request.is_json:
-        body = request.get_json(silent=True)
+        body = json_data()  # None for JSON nested too deeply to parse, as for JSON that is not JSON
         text = body.get("text") if isinstance(body, dict) else None
         if not isinstance(text, str):
             raise ApiError(400, "bad_file", 'Send the exported file\'s text, as the body or as {"text": ...}.')
@@ -176,6 +176,8 @@ def _edition(edition_id: str) -> Edition:
 
 def _size(name: str) -> int:
     value = request.args.get(name, "")
-    if not value.isdigit() or not 1 <= int(value) <= MAX_SIDE:
+    # ASCII digits only: str.isdigit() also takes "²" and "①", which int() refuses; a few of them, or int()
+    # refuses a number of more than 4,300 digits.
+    if not (value.isascii() and value.isdigit() and len(value) <= 4) or not 1 <= int(value) <= MAX_SIDE:
         raise ApiError(400, "bad_field", "{name} must be a whole number from 1 to {most}.", name=name, most=MAX_SIDE)
     return int(value)

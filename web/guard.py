@@ -1,4 +1,4 @@
-"""The page's defences: typed JSON errors, CSRF, rate limits, strict bodies, security headers.
+"""The page's defences: typed JSON errors, Origin and CSRF checks, rate limits, strict bodies, security headers.
 
 Every refusal is an :class:`ApiError`: a 4xx status and ``{"ok": false,
 "error": {"code", "message"}}``. Bad input never reaches a 500 and never shows
@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, request, session
 from werkzeug.exceptions import HTTPException
@@ -127,16 +128,58 @@ def check_csrf() -> None:
         raise ApiError(403, "csrf", "This page is out of date: reload it and try again.")
 
 
+# ---- Origin -------------------------------------------------------------------------------------
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def check_origin() -> None:
+    """A POST a browser sends from another site's page is refused before anything else looks at it.
+
+    Browsers name the page that sent a POST in ``Origin``; it must be this
+    server as the request's ``Host`` names it. Without the header (curl, older
+    browsers) the CSRF token alone decides. ``Origin: null`` is what a browser
+    sends for its own same-origin POSTs under ``Referrer-Policy: no-referrer``
+    (our pages' policy, see the Fetch standard), so it too is left to the token.
+    """
+    sent = request.headers.get("Origin")
+    if sent is None or sent.strip() == "null":
+        return
+    if _origin(sent) is None or _origin(sent) != _origin(f"{request.scheme}://{request.host}"):
+        raise ApiError(403, "bad_origin", "This request came from another site's page, so it was refused.")
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    """``url``'s scheme, host and port (the scheme's default filled in), or None if it is not an origin.
+
+    >>> _origin("http://Clue.local"), _origin("http://[::1]:8000"), _origin("http://x:99999")
+    (('http', 'clue.local', 80), ('http', '::1', 8000), None)
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.path not in ("", "/"):
+        return None
+    return parts.scheme, parts.hostname.lower(), port if port is not None else DEFAULT_PORTS[parts.scheme]
+
+
 # ---- bodies --------------------------------------------------------------------------------------
+
+def json_data() -> Any:
+    """The request's JSON, or None when it is not JSON (or nests deeper than the parser can go)."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the parser can go: not a body we would ever want
+        return None
+
 
 def json_body(allowed: Mapping[str, type | tuple[type, ...]], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object, with only ``allowed`` fields of the right types, ``required`` present."""
     if not request.is_json:
         raise ApiError(400, "bad_json", "Send a JSON object (Content-Type: application/json).")
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # nested deeper than the parser can go: not a body we would ever want
-        data = None
+    data = json_data()
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "The body must be a JSON object.")
     for name in data:
@@ -167,7 +210,7 @@ def _short(value: str) -> str:
 # ---- the app's handlers --------------------------------------------------------------------------
 
 def install(app: Flask) -> None:
-    """Register the error handlers, the CSRF check on POSTs and the security headers."""
+    """Register the error handlers, the Origin and CSRF checks on POSTs and the security headers."""
     app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY)
     app.register_error_handler(ApiError, lambda err: err.response())
     app.register_error_handler(HTTPException, _http_error)
@@ -178,6 +221,7 @@ def install(app: Flask) -> None:
 
 def _before() -> None:
     if request.method == "POST":
+        check_origin()  # first: another site's page gets nothing else from us
         check_csrf()
 
 

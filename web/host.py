@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import segno
@@ -21,11 +22,14 @@ from companion.table.pairing import JOIN_PATH
 from companion.table.table import Table
 
 from .context import WebContext, context
+from .errors import wants_page
 from .guard import ApiError, client_address, csrf_token, json_body, pin_problem
+from .host_sessions import LINK_PATH
 from .language import COOKIE as LOCALE_COOKIE
 from .outcomes import answer
 
 blueprint = Blueprint("host", __name__)
+log = logging.getLogger("clue_companion.web")
 DEALS = ("virtual", "physical")
 DICE = ("companion", "physical")
 MAX_SEATS = 10
@@ -65,6 +69,27 @@ def login() -> Response:
         raise ApiError(403, "bad_pin", "That is not the host PIN.")
     web.hosts.revoke(session.get("host"))
     session["host"] = web.hosts.open()
+    return jsonify({"ok": True})
+
+
+@blueprint.get(f"{LINK_PATH}<secret>")
+def link_login(secret: str) -> Response | str:
+    """A login link from ``clue-companion host-login``: the way in for whoever has a shell on the companion.
+
+    No PIN limit applies (a guessing attack on the PIN does not keep the owner
+    out); a wrong, used or expired secret counts against the address's PIN
+    tries, like a wrong PIN. A page rather than a redirect, as for a join link:
+    the SameSite=Strict cookie only goes with a navigation this site starts.
+    """
+    web, address = context(), client_address()
+    if not web.use_login_link(secret):
+        web.pin_limit.count(address)
+        raise ApiError(403, "bad_login_link", "This login link does not work: it was used, it is more than 5 minutes "
+                       "old, or it is not whole. Run clue-companion host-login again for a new one.")
+    web.hosts.revoke(session.get("host"))
+    session["host"] = web.hosts.open()
+    if wants_page():
+        return render_template("host/logged_in.html", csrf_token=csrf_token())
     return jsonify({"ok": True})
 
 
@@ -221,6 +246,10 @@ def resume() -> tuple[Response, int]:
     game_id = body["game_id"]
     if not 1 <= game_id < 2**63:  # SQLite's integer range; anything else is no game of ours
         raise ApiError(400, "bad_field", "The field 'game_id' must be a game's number.")
+    if not web.inspect(lambda table: table.store is None or table.store.find(game_id) is not None):
+        # A wrong number from a client is one log line, not the rig's traceback of a failed replay.
+        log.warning("resume_refused: no game %d in the store", game_id)
+        raise ApiError(404, "no_game", "There is no game {game_id} to resume.", game_id=game_id)
     if web.rig is not None:
         outcome = web.rig_call(lambda rig: rig.resume(game_id))
     else:
