@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     moves = commands.add_parser("destinations", help="where a mover may go with a roll")
     moves.add_argument("start", help="a square (h25) or a room")
     moves.add_argument("roll", type=int, help="the number rolled")
-    moves.add_argument("--edition", default="classic")
+    moves.add_argument("--edition", default="classic", help="edition id or name whose board to use (default classic)")
     moves.add_argument("--occupied", nargs="*", default=[], metavar="SQUARE", help="squares holding other movers")
     moves.set_defaults(command=_destinations)
     board_command.add_parser(commands)

@@ -38,6 +38,8 @@ from hardware.hardware_config import EXAMPLE_CONFIG, HardwareConfig, load_hardwa
 from hardware.i2c_mock import MockI2CBus, mock_bus
 from hardware.link_core import LinkTiming
 from hardware.protocol import parse_uid
+from hardware.link_events import LinkDown, LinkEvent
+from hardware.table_link import LOGGER as BOARD_LOGGER
 from hardware.table_link import to_commands
 from hardware.virtual_board import VirtualBoard
 
@@ -108,6 +110,7 @@ class MockTable:
         self.zones: ZoneMap | None = None
         self.edition: Edition | None = None
         self._opened: list[Any] = []
+        self._closing = False  # set by close(): the board link's closing is not a fault
 
     # ---- life -------------------------------------------------------------------------------
 
@@ -122,8 +125,8 @@ class MockTable:
                 self.board = VirtualBoard(READERS, timing=self.board_timing).open()
                 self._opened.append(self.board)
                 port = self.board.port
-            self.link = BoardLink(port, to_commands(self.session.submit, lambda: self.link.tags),
-                                  timing=self.link_timing)
+            forward = to_commands(self.session.submit, lambda: self.link.tags)
+            self.link = BoardLink(port, lambda event: self._from_board(event, forward), timing=self.link_timing)
             self.link.open()
             self._opened.append(self.link)
         except BaseException:
@@ -131,7 +134,19 @@ class MockTable:
             raise
         return self
 
+    def _from_board(self, event: LinkEvent, forward: Callable[[LinkEvent], None]) -> None:
+        """The board's events to the session and the log; not the link's own closing as the rig closes.
+
+        Closing the link says LinkDown("closed"), a warning when the board goes away; at a
+        normal quit it is no news, so it is logged as the rig closing instead.
+        """
+        if self._closing and isinstance(event, LinkDown):
+            logging.getLogger(BOARD_LOGGER).info("link_closed", extra={"fields": {"reason": event.reason}})
+            return
+        forward(event)
+
     def close(self) -> None:
+        self._closing = True
         for handheld in self.handhelds.values():
             handheld.close()
         self.handhelds.clear()

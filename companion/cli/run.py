@@ -7,19 +7,24 @@ game and a console to play it (see :mod:`companion.cli.console`). Without
 
 After a crash or power loss the store still holds the unfinished game:
 ``run`` offers to resume it (``--resume`` / ``--new`` answer in advance; a
-non-interactive start, such as the systemd service, resumes).
+non-interactive start, such as the systemd service, resumes). Options that
+describe a new game (``--edition`` of another edition, ``--seats``...) are
+never dropped: ``run`` asks whether to start that game instead, and without a
+terminal it does, leaving the unfinished one in the store.
+
+A setting given as an option lasts this run (``--locale``); ``--remember``
+keeps it for later starts, as choosing it on the host page does.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import errno
 import logging
 import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -31,12 +36,26 @@ from companion.rules.errors import ClueError
 from companion.rules.setup import check_seats
 from companion.table.announcer import Announcer
 from companion.table.commands import Configure
+from companion.table.house import SETTING as HOUSE_SETTING
+from companion.table.house import House
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store
 
+from .log_lines import setup_logging
 from .names import match_name
-from .where import CONFIG_VARIABLE, PIN_FILE, STORE_VARIABLE, SYSTEM_CONFIG, Chosen, find_config, find_store
+from .terminal import is_terminal
+from .where import (
+    CONFIG_VARIABLE,
+    PIN_FILE,
+    STORE_VARIABLE,
+    SYSTEM_CONFIG,
+    Chosen,
+    checked_port,
+    find_config,
+    find_store,
+    web_port,
+)
 
 if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
     from hardware.hardware_config import HardwareConfig
@@ -48,6 +67,10 @@ if TYPE_CHECKING:  # the handheld stack loads only when ``run`` runs
 # thread wait several intervals. 1 ms keeps tag-to-screen latency low.
 SWITCH_INTERVAL = 0.001
 DEFAULT_SEATS = 4  # without --seats: the edition's first suspects
+DEFAULT_EDITION = "classic"
+# The options that describe a new game: resuming another game would drop them.
+NEW_GAME_OPTIONS = {"edition": "--edition", "seats": "--seats", "deal": "--deal", "dice": "--dice",
+                    "no_bonus_cards": "--no-bonus-cards", "seed": "--seed"}
 
 
 class RunError(ClueError, ValueError):
@@ -61,11 +84,15 @@ def add_parser(commands: Any) -> None:
                      "if it exists (not with --mock)")
     run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
                      "path, then $XDG_DATA_HOME/clue-companion/companion.db (mock.db with --mock)")
-    run.add_argument("--edition", default="classic")
+    run.add_argument("--edition", help=f"the new game's edition, an id or name (default {DEFAULT_EDITION}; "
+                     "clue-companion edition lists them)")
     run.add_argument("--seats", help="seats clockwise, comma-separated, each any unique part of a suspect's name "
                      "(default: the first 4 suspects)")
-    run.add_argument("--deal", choices=("virtual", "physical"), default="virtual")
-    run.add_argument("--dice", choices=("companion", "physical"), default="companion")
+    run.add_argument("--deal", choices=("virtual", "physical"),
+                     help="virtual: the companion deals, each hand shown on its handheld (the default); "
+                     "physical: deal real cards and scan each hand")
+    run.add_argument("--dice", choices=("companion", "physical"),
+                     help="companion: the companion rolls (the default); physical: roll real dice and enter them")
     run.add_argument("--no-bonus-cards", action="store_true",
                      help="leave the edition's bonus cards (Sheldon, Intrigue) in the box: original CLUE rules")
     run.add_argument("--seed", type=int, help="the game's seed (default: 1 with --mock, else random)")
@@ -78,15 +105,22 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--script", help="console commands to run from a file (- for stdin), then keep running")
     run.add_argument("--exit-after-script", action="store_true", help="stop once the script has run")
     run.add_argument("--no-console", action="store_true", help="no console: run until stopped")
-    run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
-    run.add_argument("--port", type=int, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
+    run.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                     help="the least important log lines shown (default INFO)")
+    run.add_argument("--log-json", action="store_true",
+                     help="log one JSON line per event on standard error, also on a terminal (default: on a "
+                     "terminal, short sentences for what needs attention; otherwise, as for a service's journal, "
+                     "JSON lines)")
+    run.add_argument("--port", type=web_port, help="the web page's port (default: the config's [web] port, 8000; 0: any free port)")
     run.add_argument("--host", default="0.0.0.0", help="the address to serve the web page on (default: every interface)")
     run.add_argument("--pin", help="the host PIN for /host, 6 to 12 digits (default: the config's [web] pin, "
                      "else the stored one, else a new one); shown on a terminal, else written to host-pin "
                      "beside the store")
     run.add_argument("--no-web", action="store_true", help="no web page")
-    run.add_argument("--locale", help="the table's language and card names, e.g. en-GB, de-DE (default: as "
-                     "last chosen on the host page, else en-US); kept for later starts")
+    run.add_argument("--locale", help="the table's language and card names for this run, e.g. en-GB, de-DE "
+                     "(default: as last chosen on the host page or kept with --remember, else en-US)")
+    run.add_argument("--remember", action="store_true",
+                     help="keep this run's --locale for later starts (as choosing it on the host page does)")
     run.add_argument("--speech", action="store_true",
                      help="speak the first game's announcements on the audio output (each game: the host page's "
                      "toggle; with --mock they are logged as 'say' events)")
@@ -108,7 +142,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_name(config.web_name, config_at)
     store_at = find_store(args.db, config_at.path if config_at else None, config.store, environ=os.environ,
                           mock=args.mock)
-    setup_logging(args.log_level, sys.stderr)
+    setup_logging(args.log_level, sys.stderr, as_json=args.log_json or not is_terminal(sys.stderr))
     sys.setswitchinterval(SWITCH_INTERVAL)
     # Until the wait for a signal begins, SIGTERM (a service stopped early, or
     # one stopped right after the join URLs are printed) leaves through the
@@ -124,7 +158,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"clue-companion: virtual board on {rig.board.port}", flush=True)
             with _web(rig, pairing, config, args, store_at.path, pin), _announcer(rig, mock=args.mock):
                 if args.locale is not None:
-                    _check(rig.session.call(Configure(locale=args.locale)), "set the locale")
+                    _set_locale(rig, args.locale, remember=args.remember)
                 _begin(rig, store, pairing, args, seats)
                 if args.speech:  # a resumed game too (a new one opened with speech on already)
                     _check(rig.session.call(Configure(speech=True)), "turn speech on")
@@ -139,9 +173,15 @@ def _run(args: argparse.Namespace) -> int:
 def _checked(args: argparse.Namespace) -> tuple[str, ...]:
     """The seats of a new game, once the edition, seats and options are known to be good (else ClueError)."""
     _check_pin(args.pin)
+    if args.remember and args.locale is None:
+        raise RunError("--remember keeps this run's --locale: add --locale, e.g. --locale de-DE")
+    # Which new-game options were typed, before their defaults fill in: resuming must not drop them unasked.
+    args.new_game_options = [flag for name, flag in NEW_GAME_OPTIONS.items()
+                             if getattr(args, name) is not None and getattr(args, name) is not False]
+    args.edition = args.edition or DEFAULT_EDITION
+    args.deal, args.dice = args.deal or "virtual", args.dice or "companion"
     edition = load_edition(args.edition)
-    if args.port is not None and not 0 <= args.port <= 65535:
-        raise RunError(f"--port must be from 0 to 65535, not {args.port}")
+    checked_port(args.port)
     if args.seed is not None and args.seed < 0:
         raise RunError(f"--seed must be 0 or more, not {args.seed}")
     if args.script and args.script != "-" and not os.access(args.script, os.R_OK):
@@ -218,7 +258,7 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
     try:
         server = WebServer(app, args.host, port).start()
     except OSError as err:
-        raise RunError(f"cannot serve the web page on {args.host}:{port}: {err.strerror or err}") from None
+        raise RunError(_serve_problem(args.host, port, err)) from None
     url = page_url(args.host, server.port, name=config.web_name)
     pairing.base_url = url
     everywhere = args.host in ANY_HOST  # mDNS only then: a chosen --host is the user's own choice
@@ -233,6 +273,15 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
             yield
     finally:
         server.close()
+
+
+def _serve_problem(host: str, port: int, err: OSError) -> str:
+    """Why the web page cannot be served, and for a port in use what to do about it."""
+    problem = f"cannot serve the web page on {host}:{port}: {err.strerror or err}"
+    if err.errno != errno.EADDRINUSE:
+        return problem
+    return (f"{problem}: another program (perhaps another companion) uses port {port}. Stop it, or choose another "
+            f"port: --port N (make run PORT=N; --port 0 takes any free port)")
 
 
 @contextmanager
@@ -298,12 +347,18 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
            seats: tuple[str, ...]) -> None:
     """Resume the unfinished game if wanted, else open (and with a virtual deal start) a new one."""
     unfinished = store.unfinished()
-    if unfinished and not args.new and (args.resume or _ask_resume(unfinished[0])):
-        game = unfinished[0]
+    game = unfinished[0] if unfinished else None
+    if game is not None and not args.new and (args.resume or _wants_resume(game, args)):
         _check(rig.resume(game.id), f"resume game {game.id}")
         _follow(rig, pairing, keep=args.keep_phones)
         print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
+        dropped = _dropped(game, args)
+        if dropped:
+            print(f"clue-companion: {', '.join(dropped)} not used for the resumed game (--new starts a new game)")
         return
+    if game is not None and not args.new:
+        print(f"clue-companion: game {game.id} ({_edition_name(game.edition)}, {game.actions} actions) stays "
+              "stored unfinished: the host page can resume it later")
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed,
                         bonus_cards=not args.no_bonus_cards, speech=args.speech), "open the table")
@@ -318,12 +373,57 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
               "cards are accounted for (choose 'Start game' on a handheld)")
 
 
-def _ask_resume(game: GameSummary) -> bool:
+def _wants_resume(game: GameSummary, args: argparse.Namespace) -> bool:
+    """Whether to resume ``game``: asked on a terminal; options for a new game win without one.
+
+    A plain start (the systemd service after a power cut) carries on with the game. A start
+    that names a new game (``--edition`` of another edition, ``--seats``, ``--deal``...) asks
+    whether to start that game instead, Enter saying yes, so the options typed are never
+    dropped unasked; without a terminal to ask, the new game starts.
+    """
+    dropped = _dropped(game, args)
+    if dropped:
+        if not sys.stdin.isatty():
+            return False
+        answer = input(f"Game {game.id} ({_edition_name(game.edition)}, {len(game.seats)} seats, {game.actions} "
+                       f"actions) is unfinished. Start a new {_edition_name(args.edition)} game instead? [Y/n] ")
+        return answer.strip().lower() not in ("", "y", "yes")
     if not sys.stdin.isatty():
         return True  # a service after a power cut: carry on with the game
-    answer = input(f"Resume game {game.id} ({game.edition}: {', '.join(game.seats)}; {game.actions} actions, "
-                   f"last played {game.updated})? [Y/n] ")
+    answer = input(f"Resume game {game.id} ({_edition_name(game.edition)}: {', '.join(game.seats)}; "
+                   f"{game.actions} actions, last played {game.updated})? [Y/n] ")
     return answer.strip().lower() in ("", "y", "yes")
+
+
+def _dropped(game: GameSummary, args: argparse.Namespace) -> list[str]:
+    """The options typed that resuming ``game`` would not use: --edition only when it names another edition."""
+    same_edition = load_edition(args.edition).id == game.edition
+    return [flag for flag in args.new_game_options if not (flag == "--edition" and same_edition)]
+
+
+def _edition_name(edition: str) -> str:
+    """An edition's name for a question ("Classic CLUE"), its id if it cannot be loaded now."""
+    try:
+        return load_edition(edition).name
+    except ClueError:
+        return edition
+
+
+def _set_locale(rig: MockTable, locale: str, *, remember: bool) -> None:
+    """This run's locale; kept for later starts only with ``--remember`` (the table keeps what it is told)."""
+    before = rig.session.inspect(lambda table: table.store.setting(HOUSE_SETTING) if table.store else None)
+    _check(rig.session.call(Configure(locale=locale)), "set the locale")
+    if remember:
+        print(f"clue-companion: locale {locale} kept for later starts (--remember)")
+        return
+    # Put back what was stored: the next start has the locale last chosen on purpose, not this run's.
+    rig.session.inspect(lambda table: _restore_setting(table, HOUSE_SETTING, before))
+
+
+def _restore_setting(table: Any, key: str, text: str | None) -> None:
+    """Store ``text`` as setting ``key`` again (the defaults' text when there was none)."""
+    if table.store is not None:
+        table.store.set_setting(key, text if text is not None else House().stored())
 
 
 def _check(outcome: Any, what: str) -> None:
@@ -360,23 +460,3 @@ def _wait_for_signal() -> None:
         signal.signal(number, lambda *_: stop.set())
     while not stop.wait(1.0):
         pass
-
-
-class JsonLines(logging.Formatter):
-    """One JSON object per log record: time, level, event, and the record's fields."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        line = {"t": round(time.time(), 3), "level": record.levelname, "logger": record.name,
-                "event": record.getMessage(), **getattr(record, "fields", {})}
-        if record.exc_info:
-            line["error"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
-
-
-def setup_logging(level: str, stream: IO[str]) -> None:
-    handler = logging.StreamHandler(stream)
-    handler.setFormatter(JsonLines())
-    root = logging.getLogger("clue_companion")
-    root.handlers[:] = [handler]
-    root.setLevel(level)
-    root.propagate = False

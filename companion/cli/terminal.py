@@ -120,6 +120,8 @@ def prompt_safe_logging(logger: logging.Logger, out: IO[str], prompt: str,
         return
     keeper = PromptKeeper(replaced[0].stream, replaced[0].formatter, out, prompt, readline)
     keeper.setLevel(replaced[0].level)
+    for kept in replaced[0].filters:  # people's lines at a terminal leave the routine events out
+        keeper.addFilter(kept)
     before = list(logger.handlers)
     logger.handlers[:] = [h for h in before if h not in replaced] + [keeper]
     try:

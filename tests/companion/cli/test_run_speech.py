@@ -36,8 +36,8 @@ def test_with_speech_the_mock_logs_each_announcement_in_the_tables_language(tmp_
     assert all(line["logger"] == "clue_companion.speech" and line["text"] for line in sentences)
 
 
-def test_without_speech_nothing_is_said_and_the_locale_is_kept_for_the_next_start(tmp_path: Path) -> None:
-    first = run(tmp_path, "press 1 ok\n", "--locale", "fr-FR")
+def test_without_speech_nothing_is_said_and_a_remembered_locale_is_kept_for_the_next_start(tmp_path: Path) -> None:
+    first = run(tmp_path, "press 1 ok\n", "--locale", "fr-FR", "--remember")
     assert first.returncode == 0, first.stderr
     assert said(first) == []
     again = run(tmp_path, "press 1 ok\n", "--speech")
