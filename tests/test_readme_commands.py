@@ -59,7 +59,8 @@ def test_every_readme_command_runs_and_exits_0(words: list[str], tmp_path: Path)
         at = args.index("<")
         stdin = (tmp_path / args[at + 1]).read_bytes()
         del args[at:at + 2]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "config")}  # never the real home
     done = subprocess.run([sys.executable, "-m", "companion.cli", *args], cwd=tmp_path, input=stdin,
                           capture_output=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr.decode(errors="replace")
@@ -85,3 +86,21 @@ def test_make_run_takes_port_and_args() -> None:
 def test_make_run_alone_is_unchanged() -> None:
     assert make_run_line() == ".venv/bin/clue-companion run --mock"
     assert make_run_line("ARGS=--new") == ".venv/bin/clue-companion run --mock --new"
+
+
+def enrol_steps(text: str) -> list[str]:
+    """The ``sh`` lines of ``text`` that stop the service, enrol into its store, or start it, in order."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    steps = {"systemctl stop clue-companion": "stop", "-u clue clue-companion enroll": "enroll",
+             "systemctl start clue-companion": "start"}
+    return [step for block in blocks for line in block.splitlines()
+            for words, step in steps.items() if words in line.split("#")[0]]
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/install.md"])
+def test_the_pi_instructions_stop_the_service_to_enrol_and_start_it_again(doc: str) -> None:
+    # The board answers one program at a time: enrolling beside the running service fails.
+    steps = enrol_steps((ROOT / doc).read_text(encoding="utf-8"))
+    assert "enroll" in steps, f"{doc} does not say how to enrol on the Pi"
+    at = steps.index("enroll")
+    assert steps[at - 1:at + 2] == ["stop", "enroll", "start"], f"{doc}: {steps}"

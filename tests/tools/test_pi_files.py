@@ -52,7 +52,7 @@ def test_the_example_config_leaves_the_board_port_out() -> None:
 
 def test_the_unit_runs_the_installed_command_from_the_config() -> None:
     service = _service()
-    assert service["ExecStart"] == "/opt/clue-companion/venv/bin/clue-companion run --no-console"
+    assert service["ExecStart"] == "/opt/clue-companion/venv/bin/clue-companion run --no-console --log-json"
     environment = _service_lines("Environment")
     assert "CLUE_COMPANION_CONFIG=/etc/clue-companion.toml" in environment
     assert not any("CLUE_COMPANION_DB" in line for line in environment)

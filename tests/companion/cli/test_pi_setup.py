@@ -84,7 +84,7 @@ def usb_pico(port: str) -> ListPortInfo:
 
 def test_enrol_as_documented_then_the_service_plays_from_that_store(tmp_path, monkeypatch):
     environment, command = unit_service()
-    assert command[1:] == ["run", "--no-console"] and "CLUE_COMPANION_DB" not in environment
+    assert command[1:] == ["run", "--no-console", "--log-json"] and "CLUE_COMPANION_DB" not in environment
     assert environment["CLUE_COMPANION_CONFIG"] == str(where.SYSTEM_CONFIG)
     root = tmp_path / "root"
     config = install(root, free_port())
