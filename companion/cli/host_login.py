@@ -23,7 +23,7 @@ from typing import Any
 from companion.rules.errors import ClueError
 from companion.table.store import Store, StoreError
 
-from .where import CONFIG_VARIABLE, SYSTEM_CONFIG, resolve
+from .where import CONFIG_VARIABLE, SYSTEM_CONFIG, resolve, web_port
 
 AS_SERVICE = "sudo -u clue clue-companion host-login"
 
@@ -44,7 +44,7 @@ def add_parser(commands: Any) -> None:
     login.add_argument("--host", default="0.0.0.0",
                        help="the address the companion serves its page on, as given to run --host (default: every "
                             "interface, so the link uses this machine's network address)")
-    login.add_argument("--port", type=int, help="the web page's port, as given to run --port (default: the "
+    login.add_argument("--port", type=web_port, help="the web page's port, as given to run --port (default: the "
                                                 "config's [web] port, 8000)")
     login.add_argument("--no-qr", action="store_true", help="print the link only, without its QR code")
     login.set_defaults(command=_host_login)
