@@ -147,8 +147,8 @@ def dewarp(image: Image.Image, corners: Quad, width: int, height: int, cell_px: 
     """The photo's quadrilateral ``corners`` rectified to ``width`` x ``height`` cells of ``cell_px`` pixels."""
     size = (width * cell_px, height * cell_px)
     coefficients = homography(grid_corners(*size), corners)  # output pixel -> photo pixel, as Pillow wants
-    return image.convert("RGB").transform(size, Image.Transform.PERSPECTIVE, coefficients,
-                                          Image.Resampling.BILINEAR)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # no copy of a photo already RGB
+    return rgb.transform(size, Image.Transform.PERSPECTIVE, coefficients, Image.Resampling.BILINEAR)
 
 
 # ---- reading the squares -------------------------------------------------------------------------
