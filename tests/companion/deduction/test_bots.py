@@ -12,19 +12,26 @@ from companion.cli.simulate import play
 from companion.deduction.bots import Bot, Routes, entropy, information
 from companion.rules.edition import load_edition
 
+GAMES = 100  # benchmarks/bots.py plays 1,000
 
-def test_an_expert_beats_bots_that_suggest_at_random_over_1000_games():
-    """Three seats, one expert and two random bots, the expert's seat rotating; 1,000 seeded games."""
+
+def test_an_expert_beats_bots_that_suggest_at_random():
+    """Three seats, one expert and two random bots, the expert's seat rotating; 100 seeded games.
+
+    Measured over 1,000 games (benchmarks/bots.py): the expert wins 83% of its games, a random seat 8.7%;
+    in each of ten blocks of 100 games, 76-88% against 6-12%, at least 6.3 times a random seat's rate.
+    Even play would give each seat a third. The thresholds leave that margin and still fail an expert
+    that lost its edge.
+    """
     classic = load_edition("classic")
     outcomes = [play(classic, [["expert", "random", "random"][(seat + game) % 3] for seat in range(3)], game)
-                for game in range(1000)]
+                for game in range(GAMES)]
     assert all(outcome.finished for outcome in outcomes)
     wins = Counter(outcome.winning_level for outcome in outcomes)
-    expert_rate = wins["expert"] / 1000  # one expert seat per game
-    random_rate = wins["random"] / 2000  # two random seats per game
-    # Even play would give each seat a third. The expert wins well over half its games.
-    assert expert_rate > 0.5
-    assert expert_rate > 3 * random_rate
+    expert_rate = wins["expert"] / GAMES  # one expert seat per game
+    random_rate = wins["random"] / (2 * GAMES)  # two random seats per game
+    assert expert_rate >= 0.70, (expert_rate, random_rate)
+    assert expert_rate >= 4 * random_rate, (expert_rate, random_rate)
 
 
 @pytest.mark.parametrize(("edition", "players"), [
