@@ -14,6 +14,26 @@ const Clue = (() => {
     return said.replace(/\{(\w+)(?:![rs])?\}/g, (all, key) => (key in args ? String(args[key]) : all));
   }
 
+  // A sentence from the companion: a plain string, or {template, args, text} worded in this page's
+  // language. An argument is a card's identity (spelled by nameOf), a number, a nested
+  // {template, args} message or a list of them said one after the other (companion/table/wording.py),
+  // so "{opening} The board matches the game." never shows its opening as "[object Object]".
+  function sentence(item, nameOf) {
+    if (item === null || item === undefined) return "";
+    if (typeof item !== "object") return String(item);
+    if (!item.template) return String(item.text || item.message || "");
+    const args = {};
+    for (const [key, value] of Object.entries(item.args || {})) args[key] = argument(value, nameOf);
+    return _(item.template, args);
+  }
+
+  function argument(value, nameOf) {
+    if (Array.isArray(value)) return value.map((part) => argument(part, nameOf)).filter((part) => part !== "").join(" ");
+    if (value && typeof value === "object") return sentence(value, nameOf);
+    if (typeof value === "string") return nameOf ? nameOf(value) : value;
+    return value === null || value === undefined ? "" : String(value);
+  }
+
   // A card or suspect (its identity, the US printed name) as this page's locale writes it: the view's
   // names (web/context.py with_log), which hold the table's house names too.
   function cardName(view, identity) {
@@ -202,5 +222,5 @@ const Clue = (() => {
     return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
   }
 
-  return {_, cardName, localized, i18n, post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
+  return {_, sentence, cardName, localized, i18n, post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
 })();

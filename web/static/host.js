@@ -175,13 +175,7 @@
 
   // A problem or notice: its template in the page's language when it has one (card names spelled), else its text.
   function said(item) {
-    if (typeof item === "string") return item;
-    if (item && item.template) {
-      const args = {};
-      for (const [key, value] of Object.entries(item.args || {})) args[key] = typeof value === "string" ? cardName(value) : value;
-      return _(item.template, args);
-    }
-    return (item && (item.text || item.message)) || JSON.stringify(item);
+    return Clue.sentence(item, cardName);
   }
 
   function editionName(id) {

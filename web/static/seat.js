@@ -59,11 +59,7 @@
   // A notice or board correction in this page's language: its template and args when the table sends
   // them (card names in the args spelled this page's way), else its English text.
   function told(said) {
-    if (!said || typeof said === "string") return String(said || "");
-    if (!said.template) return String(said.text || "");
-    const args = {};
-    for (const [key, value] of Object.entries(said.args || {})) args[key] = typeof value === "string" ? nameOf(value) : value;
-    return _(said.template, args);
+    return Clue.sentence(said, nameOf);
   }
   // The board's corrections (text, or {text, template, args}) and their English texts, which name them.
   const corrections = (v) => (v.board && v.board.corrections) || [];
@@ -76,7 +72,8 @@
     let at = 0;
     for (const found of text.matchAll(/\{(\w+)\}/g)) {
       out.push(text.slice(at, found.index));
-      out.push(found[1] in parts ? parts[found[1]] : found[0]);
+      // A part may be several nodes (a place in words, its grid code in small type after it).
+      out.push(...[].concat(found[1] in parts ? parts[found[1]] : found[0]));
       at = found.index + found[0].length;
     }
     out.push(text.slice(at));

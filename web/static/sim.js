@@ -245,14 +245,7 @@
   // A notice, a board correction or a difference: its template in the page's language when it has one
   // (card names in its arguments spelled the table's way), else its English text.
   function said(item) {
-    if (typeof item === "string") return item;
-    if (!item) return "";
-    if (item.template) {
-      const args = {};
-      for (const [key, value] of Object.entries(item.args || {})) args[key] = typeof value === "string" ? cardName(value) : value;
-      return _(item.template, args);
-    }
-    return item.text || item.message || JSON.stringify(item);
+    return Clue.sentence(item, cardName);
   }
 
   function renderStatus(view) {

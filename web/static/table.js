@@ -40,11 +40,7 @@
   // A sentence from the companion: a plain string, or {template, args, text} (translated here,
   // card names in its args spelled as the view writes them).
   function said(view, item) {
-    if (!item || typeof item !== "object") return String(item || "");
-    if (!item.template) return String(item.text || "");
-    const args = {};
-    for (const [key, value] of Object.entries(item.args || {})) args[key] = typeof value === "string" ? named(view, value) : value;
-    return _(item.template, args);
+    return Clue.sentence(item, (identity) => named(view, identity));
   }
 
   // The drawn edition's places in words ("in the corridor by the Lounge door"), once it is drawn.
