@@ -14,6 +14,13 @@ reuses its code), joins the seats, and then, from one attacker address
   ``GET /api/seat`` (target: p99 <= 50 ms);
 - sends a chunked ``POST`` of up to 1 GiB and stops as soon as the server answers
   (target: 413, and no temporary file left in the companion);
+- then, from 64 addresses (127.0.0.2 to 127.0.0.65) at once, the "many addresses"
+  round: 32 connections each (the per-address cap; 2,048 against a server of 512):
+  idle keep-alive connections, ``/events/table`` streams (refused past the stream
+  caps, then left idle) and half-open heads, reopened as the server closes them,
+  while a joined seat on 127.0.0.1 polls ``GET /api/seat`` on a new connection
+  each time and its ``/events/seat`` stream is read (target: p99 <= 100 ms, no
+  failure, and the stream receives every action played meanwhile);
 - then plays a whole 10-player Master Detective game with the probabilities
   assistant (``benchmarks/game_streams.py``; 6 players with ``--quick``): bytes
   per action per stream (target 10 KiB), action -> all 7 streams p99 (50 ms),
@@ -33,6 +40,7 @@ import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -60,6 +68,10 @@ P99_TARGET_MS = 50.0
 PER_ADDRESS, TABLE_PER_ADDRESS, HEAD_DEADLINE = 32, 6, 10.0
 GIB = 1024 ** 3
 CONNECT_TIMEOUT = 5.0
+# The many-addresses round (issue 27): a phone may hold many addresses (IPv6 gives it several).
+MANY_ADDRESSES = [f"127.0.0.{number}" for number in range(2, 66)]
+MANY_P99_TARGET_MS = 100.0
+ACTION_EVERY = 10  # seat polls between two actions played, so the watched stream has views to receive
 
 
 @dataclass
@@ -84,11 +96,11 @@ def raise_descriptor_limit(wanted: int = 8192) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def attacker_socket(port: int) -> socket.socket | None:
+def attacker_socket(port: int, source: str = ATTACKER) -> socket.socket | None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.settimeout(CONNECT_TIMEOUT)
     try:
-        sock.bind((ATTACKER, 0))
+        sock.bind((source, 0))
         sock.connect(("127.0.0.1", port))
     except OSError:
         sock.close()
@@ -264,10 +276,17 @@ def main() -> None:
         still = sum(not closed_by_server(sock) for sock in streams.sockets + half.sockets)
         post = huge_post_figures(companion)
         report(Figures(alone, alone_after, streams, half, calm, attacked, took, still, post))
+        for attack in attacks:
+            attack.close()
+        time.sleep(1.0)  # the server notices the hang-ups
+        print()
+        report_many(many_addresses(companion, player, seats[0], samples))
     finally:
         for attack in attacks:
             attack.close()
         companion.close()
+    # The photo round (benchmarks/abuse_photos.py: 100 traces of the largest photo, 16 at once;
+    # its own companion) goes here, e.g. ``print(); abuse_photos.photo_round(args.quick)``.
     print()
     game_streams.measure_game(6 if args.quick else 10)
 
@@ -310,6 +329,156 @@ def report(f: Figures) -> None:
         print(f"{name:<58}{shown}{'' if target is None else target:>10}{ratio}")
     print("targets: held at most the per-address caps, nothing left after the deadline, p99 <= 50 ms, "
           "413 with no temporary file")
+
+
+# ---- many addresses ------------------------------------------------------------------------------
+
+def _closed(sock: socket.socket) -> bool:
+    """Whether the server has closed this connection (EOF or reset); drops what is waiting, without waiting."""
+    try:
+        sock.setblocking(False)
+        while sock.recv(65536):
+            pass
+        return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+@dataclass
+class Crowd:
+    """Connections from many addresses, 32 each by kind in turn: keep-alive, table stream, half-open head."""
+
+    port: int
+    sockets: list[tuple[str, int, socket.socket]] = field(default_factory=list)
+    tried: int = 0
+    refill_at: int = 0
+    reopened: int = 0
+
+    def open(self, source: str, kind: int) -> socket.socket | None:
+        sock = attacker_socket(self.port, source)
+        if sock is None:
+            return None
+        sock.settimeout(2.0)
+        try:
+            if kind % 3 == 0:  # a keep-alive connection, idle after one request
+                sock.sendall(b"GET /api/table HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                sock.recv(65536)
+            elif kind % 3 == 1:  # a table stream: held if the caps allow, else refused 503 and idle
+                sock.sendall(b"GET /events/table HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                sock.recv(4096)
+            else:  # half a head, never finished
+                sock.sendall(b"GET /api/table HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        except OSError:  # closed while opening: the server made its choice
+            sock.close()
+            return None
+        return sock
+
+    def flood(self) -> None:
+        for source in MANY_ADDRESSES:
+            for kind in range(PER_ADDRESS):
+                self.tried += 1
+                sock = self.open(source, kind)
+                if sock is not None:  # else closed by the server at once: reopened later, like any
+                    self.sockets.append((source, kind, sock))
+
+    def refill(self, count: int) -> None:
+        """Reopen up to ``count`` of the connections the server has closed (looked at in turn)."""
+        done = 0
+        for _ in range(min(4 * count, len(self.sockets))):
+            self.refill_at = (self.refill_at + 1) % len(self.sockets)
+            source, kind, sock = self.sockets[self.refill_at]
+            if _closed(sock):
+                sock.close()
+                fresh = self.open(source, kind)
+                if fresh is not None:
+                    self.sockets[self.refill_at] = (source, kind, fresh)
+                    done += 1
+                if done >= count:
+                    break
+        self.reopened += done
+
+    def held(self) -> int:
+        return sum(not _closed(sock) for _, _, sock in self.sockets)
+
+    def close(self) -> None:
+        for _, _, sock in self.sockets:
+            sock.close()
+        self.sockets.clear()
+
+
+def seat_poll(port: int, cookie: str) -> tuple[float, bool]:
+    """One ``GET /api/seat`` on a new connection from 127.0.0.1: (milliseconds, answered 200)."""
+    started = time.perf_counter()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=CONNECT_TIMEOUT) as sock:
+            sock.sendall(f"GET /api/seat HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
+                         f"Connection: close\r\n\r\n".encode())
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        ok = answer.startswith(b"HTTP/1.1 200")
+    except OSError:
+        ok = False
+    return (time.perf_counter() - started) * 1000, ok
+
+
+@dataclass
+class Many:
+    addresses: int
+    tried: int  # connections the crowd opened at first
+    opened: int  # of them, answered as asked (the rest closed by the server at once)
+    held: int  # of them, still open once the server had sorted them
+    reopened: int
+    polls: list[float]
+    failures: int
+    actions: int  # played during the polls
+    views: int  # the watched seat's stream: views received during the polls
+
+
+def many_addresses(companion: Any, player: Any, seat: Any, samples: int) -> Many:
+    """The seat's polls and stream while 64 addresses hold 32 connections each (see the module docstring)."""
+    stop = threading.Event()
+    stream = bench.Stream(seat.name, "/events/seat", seat.cookie)
+    threading.Thread(target=bench.read_stream, args=(companion, stream, stop), daemon=True).start()
+    if not stream.ready.wait(10):
+        raise SystemExit("no first view on the watched seat's stream")
+    crowd = Crowd(companion.port)
+    try:
+        crowd.flood()
+        opened, held = len(crowd.sockets), crowd.held()
+        started = time.monotonic()
+        polls: list[float] = []
+        failures = actions = 0
+        for number in range(samples):
+            took, ok = seat_poll(companion.port, seat.cookie)
+            polls.append(took)
+            failures += not ok
+            if number % ACTION_EVERY == ACTION_EVERY - 1:
+                player.play(*player.next_action())
+                actions += 1
+            crowd.refill(4)
+        time.sleep(0.5)  # the last action's view on its way
+        with stream.lock:
+            views = sum(at >= started for at, _ in stream.views)
+        return Many(len(MANY_ADDRESSES), crowd.tried, opened, held, crowd.reopened, polls, failures, actions, views)
+    finally:
+        stop.set()
+        crowd.close()
+
+
+def report_many(m: Many) -> None:
+    p50, p99 = percentiles(m.polls)
+    print(f"many addresses: {m.addresses} addresses x {PER_ADDRESS} connections against a seat on 127.0.0.1: "
+          f"{m.opened} of {m.tried} got through opening, {m.held} held after, {m.reopened} reopened during the polls")
+    print(f"{'addresses':>9}{'connections':>13}{'seat polls':>12}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+          f"{'failures':>10}{'stream views':>14}")
+    print(f"{m.addresses:>9}{m.tried:>13}{len(m.polls):>12}{p50:>9.1f}{p99:>9.1f}{max(m.polls):>9.1f}"
+          f"{m.failures:>10}{m.views:>7} of {m.actions:<4}")
+    verdict = "met" if p99 <= MANY_P99_TARGET_MS and m.failures == 0 and m.views >= m.actions else "MISSED"
+    print(f"target: p99 <= {MANY_P99_TARGET_MS:.0f} ms, 0 failures, the stream receives a view for every action "
+          f"played: {verdict}")
 
 
 if __name__ == "__main__":
