@@ -361,6 +361,10 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
             self.head_started = time.time()
         return taken
 
+    def idle(self) -> bool:
+        """Whether closing this connection loses nothing: no request under way, no answer unsent."""
+        return not (self.requests or self.total_outbufs_len or self.will_close or self.close_when_flushed)
+
     def deadline(self, head_deadline: float) -> float | None:
         """When this connection's unfinished request must be complete (None: none is under way)."""
         if self.head_started is None:
@@ -413,10 +417,10 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
             return
         try:
             self.set_socket_options(conn)
+            channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
         except OSError:  # the client had already gone
             conn.close()
             return
-        channel = self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
         channel.counted_as = host
         self.per_address[host] += 1
 
@@ -433,7 +437,7 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
         mine = self.per_address[host]
         idle: dict[str, list[Any]] = {}
         for channel in self.active_channels.values():
-            if not channel.requests and not channel.will_close:  # no request under way: nothing lost
+            if channel.idle():
                 idle.setdefault(channel.addr[0], []).append(channel)
         for address, held in self.per_address.most_common():
             if held < mine + 2:  # every other address holds no more than the newcomer's would
