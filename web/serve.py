@@ -15,7 +15,6 @@ import resource
 import socket
 import threading
 import time
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any, TextIO
 
@@ -374,7 +373,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
     def del_channel(self, map: Any = None) -> None:
         super().del_channel(map)
         if self.counted_as is not None:
-            self.server.forget(self.counted_as)
+            self.server.forget(self, self.counted_as)
             self.counted_as = None
         if self.request is not None:  # a body cut short held its room; a whole one holds it until answered
             self.server.bodies.release(id(self.request))
@@ -391,7 +390,7 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
         self.guard = guard
         self.bodies = bodies
         self.paused_until = 0.0
-        self.per_address: Counter[str] = Counter()  # open connections by address
+        self.by_address: dict[str, set[Any]] = {}  # open connections (channels) by address
         super().__init__(app, **kw)
 
     def readable(self) -> bool:
@@ -411,7 +410,7 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
 
     def _admit(self, conn: socket.socket, addr: Any) -> None:
         host = addr[0]
-        if self.per_address[host] >= self.guard.per_address or not self._room_for(host):
+        if len(self.by_address.get(host, ())) >= self.guard.per_address or not self._room_for(host):
             self.guard.refused += 1
             conn.close()
             return
@@ -422,28 +421,28 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
             conn.close()
             return
         channel.counted_as = host
-        self.per_address[host] += 1
+        self.by_address.setdefault(host, set()).add(channel)
 
-    def forget(self, host: str) -> None:
+    def forget(self, channel: Any, host: str) -> None:
         """A connection from ``host`` has closed."""
-        self.per_address[host] -= 1
-        if self.per_address[host] <= 0:
-            del self.per_address[host]
+        held = self.by_address.get(host)
+        if held is not None:
+            held.discard(channel)
+            if not held:
+                del self.by_address[host]
 
     def _room_for(self, host: str) -> bool:
         """Whether a connection from ``host`` fits, closing another address's idle one if need be."""
         if len(self.active_channels) < self.guard.connections:
             return True
-        mine = self.per_address[host]
-        idle: dict[str, list[Any]] = {}
-        for channel in self.active_channels.values():
-            if channel.idle():
-                idle.setdefault(channel.addr[0], []).append(channel)
-        for address, held in self.per_address.most_common():
-            if held < mine + 2:  # every other address holds no more than the newcomer's would
+        mine = len(self.by_address.get(host, ()))
+        for address in sorted(self.by_address, key=lambda address: len(self.by_address[address]), reverse=True):
+            held = self.by_address[address]
+            if len(held) < mine + 2:  # every other address holds no more than the newcomer's would
                 return False
-            if address in idle:
-                victim = min(idle[address], key=lambda channel: channel.last_activity)
+            idle = [channel for channel in held if channel.idle()]
+            if idle:
+                victim = min(idle, key=lambda channel: channel.last_activity)
                 victim.handle_close()
                 self.guard.evicted += 1
                 return True
