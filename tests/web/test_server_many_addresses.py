@@ -5,9 +5,10 @@ per-address cap: idle keep-alive connections, streams to ``/events/table``
 (refused past the stream caps, then idle) and half-open heads that never
 finish; 2,048 in all against a server of 512. A joined seat on 127.0.0.1 then
 polls ``/api/seat`` on a new connection each time while the attacker keeps
-reopening what the server closed: every poll must be answered (p99 <= 100 ms),
-and the seat's stream must keep receiving. Everything goes to 127.0.0.1 and is
-bounded in count and time.
+reopening what the server closed: every poll must be answered (p99 <= 100 ms,
+or 3 times the p99 of the same polls before the attack on a machine so busy
+that those take longer), and the seat's stream must keep receiving. Everything
+goes to 127.0.0.1 and is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from web.serve import CONNECTIONS, PER_ADDRESS
 
 ADDRESSES = [f"127.0.0.{number}" for number in range(2, 66)]
 POLLS = 300
+CALM_POLLS = 100
 P99_MS = 100.0
 KEEPALIVE = 0.25  # seconds between the streams' keepalive comments
 ATTACK_WAIT = 2.0  # the longest the attacker waits for one answer
@@ -170,6 +172,8 @@ def test_a_joined_seat_is_served_while_64_addresses_hold_32_connections_each(tmp
         cookie = "; ".join(f"{name}={value}" for name, value in phone.cookies.items())
         stream = SeatStream(served.port, cookie)
         stack.callback(stream.close)
+        calm = [poll(served.port, cookie)[0] for _ in range(CALM_POLLS)]
+        limit = max(P99_MS, 3 * percentile(calm, 0.99))  # a machine this busy slows every poll
         attacker = Attacker(served.port, stack)
         attacker.flood()
         assert len(attacker.sockets) >= CONNECTIONS, "the flood never filled the server"
@@ -185,9 +189,10 @@ def test_a_joined_seat_is_served_while_64_addresses_hold_32_connections_each(tmp
         took_s = time.monotonic() - started
         p99 = percentile(timings, 0.99)
         figures = f"p50 {percentile(timings, 0.5):.1f} ms, p99 {p99:.1f} ms, max {max(timings):.1f} ms, " \
-                  f"{failures} failures, {reopened} reopened, {held} attacker connections held"
+                  f"{failures} failures, {reopened} reopened, {held} attacker connections held; " \
+                  f"calm p99 {percentile(calm, 0.99):.1f} ms"
         assert failures == 0, figures
-        assert p99 <= P99_MS, figures
+        assert p99 <= limit, figures
         assert reopened > 0, figures  # the attacker kept pressing: the server kept closing to make room
         assert b"event: view" in stream.received, stream.received[:300]
         # The stream kept receiving all along: a keepalive at least every other interval.
