@@ -18,8 +18,9 @@ Memory, on a Pi with a few hundred MB to spare:
   (``Image.draft``: 1/2, 1/4, 1/8) at most DECODE_SIDE pixels a side, and smaller
   still while the board's quadrilateral keeps at least as many pixels as the
   rectified grid samples; the corners, sent in the whole photo's frame, are
-  scaled to the decoded one. PNG and WebP cannot be decoded smaller: they may
-  have at most MAX_FULL_PIXELS. So a 4000 x 4000 JPEG is held at 2000 x 2000
+  scaled to the decoded one. PNG and WebP cannot be decoded smaller, and a
+  progressive JPEG holds all its coefficients while it decodes: they may have
+  at most MAX_FULL_PIXELS. So a 4000 x 4000 JPEG is held at 2000 x 2000
   (16 MB) at most, where it used to take 64 MB and three copies.
 - **Memory handed back**, in this process. glibc gives each waitress thread a
   malloc arena of its own and, once a block of some size has been freed, serves
@@ -29,14 +30,16 @@ Memory, on a Pi with a few hundred MB to spare:
   threshold at MMAP_THRESHOLD, so every large block (a body, a decoded image, the
   PNG answer, waitress's buffers) is mapped on its own and unmapped when freed;
   and releasing the slot calls ``malloc_trim(0)`` for what smaller blocks leave.
-  Measured through waitress (benchmarks/abuse_photos.py, a 6 MiB 4000 x 4000
-  JPEG, 16 clients at once, retried when busy): with the trim alone 135 MB
-  peak and 84 MB kept after 24 traces; with the fixed threshold too, the
-  figures in that benchmark's docstring. A child process per trace
-  (multiprocessing ``forkserver``) was not chosen: the body is received, parsed
-  and answered in the server either way, so it needs the same threshold; the
-  child would only move a decode already bounded to 16 MB, at the cost of a
-  resident forkserver process and a fork and a 6 MiB pipe per trace.
+  Measured through waitress (benchmarks/abuse_photos.py: 100 traces of a 6 MiB
+  4000 x 4000 JPEG, 16 phones at once, retried when busy): 56 MB peak above
+  idle, 8 MB above idle after, where old main's functions peaked 3.2 GB above
+  idle and kept 2.6 GB. With the trim alone (threshold left to glibc): 135 MB
+  peak, 84 MB kept after 24 traces. A child process per trace
+  (multiprocessing ``forkserver``, measured the same way: 132 MB peak, 35 MB
+  kept, slower) was not chosen: the body is still received, parsed and answered
+  in the server, which needs the fixed threshold either way; the child only
+  moves a decode already bounded to 16 MB, and costs a resident forkserver, a
+  fork and a 6 MiB pipe per trace.
   Without glibc (musl, macOS) both calls are skipped; the bounds above still hold.
 """
 
@@ -73,7 +76,7 @@ UNDERLAY_SIDE = 1000  # pixels: the longer side of the rectified photo sent back
 # A JPEG is decoded at most this many pixels a side (libjpeg scales by 1/2, 1/4, 1/8 as it
 # decodes): twice the underlay, so the rectified grid never samples coarser than the photo.
 DECODE_SIDE = 2 * UNDERLAY_SIDE
-MAX_FULL_PIXELS = DECODE_SIDE * DECODE_SIDE  # a PNG or WebP is decoded whole: 16 MB at most
+MAX_FULL_PIXELS = DECODE_SIDE * DECODE_SIDE  # a photo decoded whole (PNG, WebP, progressive JPEG): 16 MB
 JPEG_SCALES = (8, 4, 2, 1)  # the reductions libjpeg can decode at
 SLOT_WAIT = 10.0  # seconds a trace waits for the one before it (a trace takes well under 1 s on a PC)
 BUSY_RETRY = 5  # seconds, the Retry-After of a busy refusal
@@ -230,11 +233,20 @@ def open_photo(data: bytes) -> Image.Image:
     if image.width > MAX_SIDE or image.height > MAX_SIDE:
         raise PhotoError("The photo is {width} x {height} pixels; at most {most} x {most}.",
                          width=image.width, height=image.height, most=MAX_SIDE)
-    if image.format != "JPEG" and image.width * image.height > MAX_FULL_PIXELS:
-        raise PhotoError("A PNG or WebP photo may have at most {most} million pixels; this one is {width} x {height} "
-                         "(send it as a JPEG).", most=f"{MAX_FULL_PIXELS / 1e6:g}", width=image.width,
-                         height=image.height)
+    if _decoded_whole(image) and image.width * image.height > MAX_FULL_PIXELS:
+        raise PhotoError("The photo is {width} x {height} pixels; a PNG, WebP or progressive JPEG may have at most "
+                         "{most} million pixels (send a smaller one, or a plain JPEG).", width=image.width,
+                         height=image.height, most=f"{MAX_FULL_PIXELS / 1e6:g}")
     return image
+
+
+def _decoded_whole(image: Image.Image) -> bool:
+    """Whether decoding takes memory for the photo's every pixel, at any scale.
+
+    PNG and WebP cannot be decoded smaller; libjpeg holds a progressive JPEG's every
+    DCT coefficient while it decodes (a 4000 x 4000 one: 96 MB, drafted or not).
+    """
+    return image.format != "JPEG" or bool(image.info.get("progressive") or image.info.get("progression"))
 
 
 def upright_size(image: Image.Image) -> tuple[int, int]:

@@ -121,13 +121,17 @@ def test_a_tiny_file_declaring_4000_x_4000_is_decoded_no_larger_than_tracing_nee
     assert decoded_sizes == [(most, most)]
 
 
-def test_a_png_with_more_pixels_than_tracing_needs_is_refused_before_it_is_decoded(host: Browser) -> None:
+@pytest.mark.parametrize("kind, options", [("PNG", {}), ("WEBP", {"quality": 10}),
+                                            ("JPEG", {"progressive": True, "quality": 10})])
+def test_a_photo_decoded_whole_with_more_pixels_than_tracing_needs_is_refused_before_it_is_decoded(
+        host: Browser, decoded_sizes: list[tuple[int, int]], kind: str, options: dict[str, Any]) -> None:
     out = BytesIO()
-    Image.new("RGB", (3000, 3000), "#fbf3d5").save(out, format="PNG")
-    image = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+    Image.new("RGB", (3000, 3000), "#fbf3d5").save(out, format=kind, **options)
+    image = f"data:image/{kind.lower()};base64," + base64.b64encode(out.getvalue()).decode("ascii")
     answer = host.post(URL, request_for(image, whole(3000, 3000), 12, 10))
     assert answer.status_code == 400 and error_of(answer) == "bad_photo"
     assert "3000 x 3000" in answer.get_json()["error"]["message"]
+    assert decoded_sizes == []
 
 
 def test_a_large_photo_decoded_smaller_still_traces_back_to_its_map(
