@@ -223,3 +223,22 @@ def test_a_20_kib_body_to_an_ordinary_route_is_refused_as_it_arrives(served: Ser
         sock.sendall(head(ACTION, MAX_PHOTO_BODY, host))
         assert answered_within(sock, SOON)
         assert status_of(read_answer(sock)) == 413
+
+
+def test_a_large_body_gets_time_to_arrive_over_a_slow_wi_fi(tmp_path: Path, spills: list[int]) -> None:
+    """A photo over a poor Wi-Fi takes longer than a request's deadline; it gets a second per 256 KiB more."""
+    with serving(tmp_path, server={"head_deadline": 0.5}) as served:
+        host = host_client(served)
+        size = MIB  # four seconds more
+        with connect(served.port) as sock:
+            sock.sendall(head(TRACE, size, host))
+            for _ in range(16):  # 2.4 s in all: past the deadline (and its 1 s sweep), within this body's time
+                time.sleep(0.15)
+                sock.sendall(b" " * (size // 16 - 1))
+            sock.sendall(b" " * 16)
+            answer = read_answer(sock)
+        assert status_of(answer) == 400, answer[:300]  # the app's answer (not a photo): the server waited
+        with connect(served.port) as sock:  # a small body gets no more than the deadline
+            sock.sendall(head(ACTION, 1000, host))
+            time.sleep(1.2)
+            assert read_answer(sock) == b""  # closed unanswered
