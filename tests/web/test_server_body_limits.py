@@ -73,6 +73,10 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spills: list[int]) -
     monkeypatch.setenv(EDITIONS_VARIABLE, str(folder))
     with serving(tmp_path, EDITIONS_DIR=str(folder)) as served:
         yield served
+        deadline = time.monotonic() + SOON
+        while served.server.bodies.held() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert served.server.bodies.held() == 0, "a large body's room was never given back"
     assert spills == [], "waitress wrote a body or an answer to a temporary file"
 
 
