@@ -56,11 +56,18 @@ READ = """() => {
 COUNT = """(() => {
   window.__pending = 0;
   window.__views = 0;
-  const fetched = window.fetch;
-  window.fetch = function (...args) {
+  // A fetch counts until its body is read and whatever the page chained on it has run (a timer
+  // fires after every promise callback queued before it).
+  const counted = (promise) => {
     window.__pending++;
-    return fetched.apply(this, args).finally(() => setTimeout(() => { window.__pending--; }, 0));
+    return promise.finally(() => setTimeout(() => { window.__pending--; }, 0));
   };
+  const fetched = window.fetch;
+  window.fetch = function (...args) { return counted(fetched.apply(this, args)); };
+  for (const read of ["json", "text", "blob", "arrayBuffer"]) {
+    const original = Response.prototype[read];
+    Response.prototype[read] = function (...args) { return counted(original.apply(this, args)); };
+  }
   const Source = window.EventSource;
   window.EventSource = class extends Source {
     constructor(...args) {
@@ -69,6 +76,8 @@ COUNT = """(() => {
     }
   };
 })();"""
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 20)))"
 
 # Open every <details>, every fold (a button that says it is collapsed) and every tab; returns how many.
 EXPAND = """() => {
@@ -117,9 +126,9 @@ def settle(page: Any, ready: str, timeout: float = 6.0) -> None:
     wait_until(page, f"({ready}) && !window.__pending", timeout)
     deadline = time.monotonic() + timeout
     before = page.evaluate("document.body.innerText")
-    while True:
-        page.wait_for_timeout(90)
-        now = page.evaluate("document.body.innerText")
+    while True:  # and a frame later it still says the same (a late view, a timer)
+        page.evaluate(NEXT_FRAME)
+        now = page.evaluate(f"({ready}) && !window.__pending && document.body.innerText")
         if now == before or time.monotonic() > deadline:
             return
         before = now
@@ -138,11 +147,12 @@ def read_both_ways(reading: Reading, page: Any, what: str, state: str, ready: st
 
 @dataclass
 class Tab:
-    """One open page: where it is, how to tell it has drawn, and its name in the report."""
+    """One open (live) page: how to tell it has drawn, its name in the report, the states it is read in."""
 
     page: Any
     ready: str
     name: str
+    states: frozenset[str] | None = None  # the states it is read in (None: every state)
 
     def views(self) -> int:
         """How many views (whole or deltas) the page's streams have received."""
@@ -151,6 +161,11 @@ class Tab:
     def read(self, reading: Reading, state: str) -> str:
         return read_both_ways(reading, self.page, self.name, state, self.ready)
 
+
+# The host's page shows the game's stage, the seats and the board, not each move: it is read where
+# those change (it is the slowest page to read: it fetches the seats again on every view).
+HOST_STATES = frozenset({"no game", "a lobby", "started, on start squares", "a mover out of place",
+                         "a suggestion pending", "the game over"})
 
 READY = {
     "table": "!!document.querySelector('#phase, main') && document.body.innerText.trim().length > 0",
@@ -228,7 +243,7 @@ def shared_tabs(browser: Any, url: str, reading: Reading) -> list[Tab]:
         tabs.append(Tab(table, READY["table"], f"table ({language})"))
         host = new_tab(browser, url, reading, language, viewport={"width": 1024, "height": 768})
         log_in(host)
-        tabs.append(Tab(host, READY["host"], f"host ({language})"))
+        tabs.append(Tab(host, READY["host"], f"host ({language})", HOST_STATES))
         sim = host.context.new_page()
         sim.on("pageerror", lambda err: reading.problems.append(f"page error on /sim: {err}"))
         sim.goto("/sim")
@@ -249,7 +264,7 @@ def phone_tabs(browser: Any, url: str, reading: Reading, pairing: Any) -> dict[t
 
 
 def read_all(reading: Reading, tabs: list[Tab], state: str) -> dict[str, str]:
-    return {tab.name: tab.read(reading, state) for tab in tabs}
+    return {tab.name: tab.read(reading, state) for tab in tabs if tab.states is None or state in tab.states}
 
 
 def play_ok(outcome: Any) -> None:
@@ -271,6 +286,38 @@ def show_a_refusal(reading: Reading, tab: Tab) -> None:
     page.unroute("**/api/seat/action")
 
 
+def read_the_host_dialogs(reading: Reading, tab: Tab, state: str) -> None:
+    """The seat's big QR code, the confirmation before ending the game, the new-game form (all closed again)."""
+    page = tab.page
+    page.locator(".seat-card").first.locator(".qr-button").click()
+    wait_until(page, "!!document.getElementById('qr-overlay-title') && document.getElementById('qr-overlay-title').textContent !== ''")
+    tab.read(reading, f"{state}: a seat's QR code shown big")
+    page.click("#qr-overlay-close")
+    page.click("#end-game")
+    page.wait_for_selector(".confirm-box")
+    tab.read(reading, f"{state}: asked to confirm ending the game")
+    page.click(".confirm-box .actions button:first-child")  # Cancel
+    wait_until(page, "!document.querySelector('.confirm-box')")
+
+
+def read_the_dock_forms(reading: Reading, tab: Tab, state: str) -> None:
+    """The phone's suggestion and accusation forms, empty, filled and confirmed (then cancelled)."""
+    page = tab.page
+    for opener, form, pickers in (("Suggest", "the suggestion form", 2), ("Accuse…", "the accusation form", 3)):
+        page.click(f"#dock button:text-is('{opener}')")
+        wait_until(page, f"document.querySelectorAll('#dock fieldset.picker').length === {pickers}")
+        tab.read(reading, f"{state}: {form}")
+        for number in range(pickers):
+            page.locator("#dock fieldset.picker").nth(number).locator(".pick").first.click()
+        tab.read(reading, f"{state}: {form} filled")
+        if opener == "Accuse…":
+            page.click("#dock .dock-actions button:text-is('Accuse…')")
+            tab.read(reading, f"{state}: asked to confirm the accusation")
+            page.click("#dock button:text-is('Back')")
+        page.click("#dock button:text-is('Cancel')")
+        wait_until(page, "document.querySelectorAll('#dock fieldset.picker').length === 0")
+
+
 def the_states(rig: MockTable) -> list[tuple[str, Callable[[], None]]]:
     """The game's states after the lobby, in order, each with what leads to it."""
     def into_the_lounge() -> None:
@@ -289,7 +336,17 @@ def the_states(rig: MockTable) -> list[tuple[str, Callable[[], None]]]:
         state = rig.session.inspect(lambda table: table.state)
         play(rig, MUSTARD, Accuse(MUSTARD, *state.envelope.cards()))
 
-    return [("moving", lambda: play(rig, SCARLET, Roll(SCARLET, (6,)))),
+    def out_of_place() -> None:
+        rig.move(MUSTARD, "Hall")  # not his turn: the table asks for it back
+        rig.wait_for(lambda view: bool(view["board"]["corrections"]))
+
+    def rolled() -> None:
+        rig.move(MUSTARD, "a18")  # his mover back on its square first (no reader there: False)
+        rig.wait_for(lambda view: not view["board"]["corrections"])
+        play(rig, SCARLET, Roll(SCARLET, (6,)))
+
+    return [("a mover out of place", out_of_place),
+            ("moving", rolled),
             ("in a room", into_the_lounge),
             ("a suggestion pending", lambda: play(rig, SCARLET, Suggest(SCARLET, "Professor Plum", "Rope"))),
             ("on a corridor square", answered_and_on_to_a_corridor),
@@ -322,9 +379,12 @@ def test_no_page_shows_object_undefined_nan_or_null_in_any_state(browser: Any, s
     said = read_all(reading, tabs, "started, on start squares")
     for language in LANGUAGES:
         show_a_refusal(reading, phones[(SCARLET, language)])
+        read_the_host_dialogs(reading, shared[LANGUAGES.index(language) * 3 + 1], "started")
     for state, lead_there in the_states(rig):
         after(tabs, lead_there)
         read_all(reading, tabs, state)
+        if state == "in a room":
+            read_the_dock_forms(reading, phones[(SCARLET, "en-US")], state)
     for context in {id(tab.page.context): tab.page.context for tab in tabs}.values():
         context.close()
 
