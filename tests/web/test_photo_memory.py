@@ -76,8 +76,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def large_photo() -> bytes:
     """A trace's JSON body: a noisy 4000 x 4000 JPEG of a few MiB, corners round it, a 12 x 10 grid."""
     cream = Image.new("RGB", (SIDE, SIDE), "#fbf3d5")
-    noise = Image.merge("RGB", [Image.effect_noise((SIDE, SIDE), 24) for _ in range(3)])
-    image = jpeg(ImageChops.add(cream, noise, 1.0, -128), quality=60)
+    grain = [Image.effect_noise((SIDE // 2, SIDE // 2), 24).resize((SIDE, SIDE)) for _ in range(3)]
+    image = jpeg(ImageChops.add(cream, Image.merge("RGB", grain), 1.0, -128), quality=75)
     return json.dumps(request_for(image, whole(SIDE, SIDE), 12, 10)).encode("ascii")
 
 
@@ -258,7 +258,7 @@ def test_traces_from_many_threads_leave_no_memory_in_them(app: Flask, large_phot
     rss = Rss()
     threads_done = threading.Barrier(len(browsers) + 1)
 
-    def traces(browser: Browser, count: int = 3) -> Callable[[], None]:
+    def traces(browser: Browser, count: int = 2) -> Callable[[], None]:
         def run() -> None:
             try:
                 for _ in range(count):
@@ -277,7 +277,7 @@ def test_traces_from_many_threads_leave_no_memory_in_them(app: Flask, large_phot
     kept.set()
     for worker in workers:
         worker.join()
-    assert statuses == [200] * 12
+    assert statuses == [200] * 8
     assert peak <= PEAK_MB and after <= AFTER_MB, f"peak {peak:.0f} MB, after {after:.0f} MB above before"
 
 
