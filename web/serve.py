@@ -45,7 +45,7 @@ OUTBUF_BYTES = 512 * 1024
 # limit (web/photo.py, web/editor.py) get theirs here too (body_limits), every other request
 # the app's 16 KiB. A declared length is checked when the head is parsed, a chunked body is
 # cut off as soon as it passes the limit. Allowed bodies stay in memory (never a temporary
-# file: inbuf_overflow is above the largest), so the bytes of bodies larger than the app's
+# file: inbuf_overflow is twice the largest), so the bytes of bodies larger than the app's
 # small limit are counted while they are received and read: at most LARGE_BODIES_PER_ADDRESS
 # per address and LARGE_BODIES in all, past which a body is refused at once with 503 busy.
 BLUEPRINT_BODIES = {"photo": MAX_PHOTO_BODY, "editor": max(MAX_DOCUMENT, MAX_EXPORT)}
@@ -62,7 +62,7 @@ MAX_HEADER_BYTES = 32 * 1024  # a half-sent head is held in memory: waitress all
 # Open connections: at most PER_ADDRESS from one address (a browser opens six to a server),
 # and CONNECTIONS in all (fewer if the descriptor limit is low). Past the first, a connection
 # is accepted and closed at once. Past the second, the server makes room: it closes an idle
-# connection (no request under way) of the address holding the most, if that address holds
+# connection (no request under way, no answer unsent) of the address holding the most, if it holds
 # at least two more than the newcomer's; else the newcomer is closed. So addresses share the
 # server fairly, and a phone with a connection or two always gets in, however many addresses
 # a hostile phone holds (64 x 32 connections: each keeps about 8 of the 512).
