@@ -85,7 +85,8 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
                      "path, then $XDG_DATA_HOME/clue-companion/companion.db (mock.db with --mock)")
     run.add_argument("--edition", help=f"the new game's edition, an id or name (default {DEFAULT_EDITION}; "
-                     "clue-companion edition lists them)")
+                     "clue-companion edition lists them). With an unfinished game of another edition stored, "
+                     "run asks whether to start this one instead; without a terminal it does")
     run.add_argument("--seats", help="seats clockwise, comma-separated, each any unique part of a suspect's name "
                      "(default: the first 4 suspects)")
     run.add_argument("--deal", choices=("virtual", "physical"),
@@ -97,7 +98,8 @@ def add_parser(commands: Any) -> None:
                      help="leave the edition's bonus cards (Sheldon, Intrigue) in the box: original CLUE rules")
     run.add_argument("--seed", type=int, help="the game's seed (default: 1 with --mock, else random)")
     choice = run.add_mutually_exclusive_group()
-    choice.add_argument("--resume", action="store_true", help="resume the unfinished game without asking")
+    choice.add_argument("--resume", action="store_true", help="resume the unfinished game without asking (options for a new game are "
+                        "then not used)")
     choice.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
     run.add_argument("--keep-phones", action="store_true",
                      help="phones joined before stay joined to the same seat names (default: a new game, or "

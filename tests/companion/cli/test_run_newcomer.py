@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli.log_lines import PeopleLines
 from companion.table.store import Store
 
 WAIT = 60.0  # seconds: generous, for a busy two-core machine
@@ -189,6 +188,8 @@ def test_without_a_terminal_the_log_is_json_and_a_normal_end_logs_no_warning(env
 
 
 def sentence(event: str, level: int = logging.INFO, **fields: object) -> str | None:
+    from companion.cli.log_lines import PeopleLines
+
     record = logging.LogRecord("clue_companion", level, "", 0, event, None, None)
     record.fields = fields
     return PeopleLines().sentence(record)
