@@ -21,6 +21,9 @@ reuses its code), joins the seats, and then, from one attacker address
   while a joined seat on 127.0.0.1 polls ``GET /api/seat`` on a new connection
   each time and its ``/events/seat`` stream is read (target: p99 <= 100 ms, no
   failure, and the stream receives every action played meanwhile);
+- then the photo round (``benchmarks/abuse_photos.py``, its own companion): 100 traces
+  of the largest photo allowed, 16 at once (target: peak RSS <= 150 MB above idle,
+  back within 20 MB of idle after);
 - then plays a whole 10-player Master Detective game with the probabilities
   assistant (``benchmarks/game_streams.py``; 6 players with ``--quick``): bytes
   per action per stream (target 10 KiB), action -> all 7 streams p99 (50 ms),
@@ -61,6 +64,7 @@ def _load_web_benchmark() -> ModuleType:
 
 bench = _load_web_benchmark()
 import game_streams  # noqa: E402  (beside this file; it puts the repository first on the path for ``web``)
+import abuse_photos  # noqa: E402  (beside this file: the photo round)
 ATTACKER = "127.0.0.2"
 STREAMS, HALF_OPEN = 500, 1000
 P99_TARGET_MS = 50.0
@@ -285,8 +289,8 @@ def main() -> None:
         for attack in attacks:
             attack.close()
         companion.close()
-    # The photo round (benchmarks/abuse_photos.py: 100 traces of the largest photo, 16 at once;
-    # its own companion) goes here, e.g. ``print(); abuse_photos.photo_round(args.quick)``.
+    print()  # the photo round starts a companion of its own, whose memory is all it measures
+    abuse_photos.photo_round(args.quick)
     print()
     game_streams.measure_game(6 if args.quick else 10)
 
