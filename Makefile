@@ -1,7 +1,9 @@
 # Two commands for a newcomer (see README.md):
 #   make run    set up .venv and run the companion on mock hardware (virtual board, emulated handhelds);
 #               PORT=8080 serves the web page there, ARGS="--edition doctor_who" adds options to `run`
-#   make test   set up .venv and run the type check and the whole test suite
+#   make test   set up .venv and run the type check and the whole test suite (in parallel: WORKERS=2 processes)
+#   make check  the inner loop: the type check and the fast tests (conftest.py marks the browser, firmware,
+#               subprocess and real-server tests slow and leaves them to make test), in under a minute
 # Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
 # firmware tests Node.js with npm (the MicroPython interpreter they run on is an npm package).
 
@@ -11,8 +13,15 @@ BIN := $(VENV)/bin
 SAMPLE ?= examples/classic-sample.jsonl
 FIRMWARE_NODE := tests/firmware/node_modules/.installed
 PAGES_NODE := tests/web/node_modules/.installed
+# pytest-xdist processes for make test; each test file stays in one process (--dist loadfile), so a module's
+# browser and servers start once
+WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+# Python may cache what it compiles (and pytest its rewritten test modules) even where the shell says not to:
+# the workers and the next run import them instead of compiling every module again
+unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test typecheck bench screenshots clean
+.PHONY: run test check typecheck bench screenshots clean
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian or Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
@@ -38,7 +47,10 @@ typecheck: $(BIN)/.installed
 	$(BIN)/python -m mypy --strict companion hardware web
 
 test: typecheck $(FIRMWARE_NODE) $(PAGES_NODE)
-	$(BIN)/python -m pytest -q
+	$(PYTEST) --durations=15
+
+check: typecheck
+	$(PYTEST) -m "not slow"
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/engine.py
@@ -46,6 +58,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/session.py
 	$(BIN)/python benchmarks/web.py --quick
 	$(BIN)/python benchmarks/deduction.py --quick
+	$(BIN)/python benchmarks/bots.py --games 200
 	$(BIN)/python benchmarks/abuse.py --quick
 	$(BIN)/python benchmarks/handhelds.py
 

@@ -22,6 +22,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from stat import S_ISDIR
 
 import pytest
 
@@ -55,26 +56,31 @@ REAL_HOME, TEST_HOME = _make_home()  # at import: before any test module, fixtur
 
 
 def snapshot(root: Path, skip: tuple[Path, ...]) -> Snapshot:
-    """Every path under ``root``: a file's (size, mtime in ns), None for a folder; ``skip`` and bytecode left out."""
+    """Every path under ``root``: a file's (size, mtime in ns), None for a folder; ``skip`` and bytecode left out.
+
+    Plain strings and one stat per entry: a home of 250,000 files takes about a second.
+    """
     found: Snapshot = {}
-    pending = [root]
+    skipped = {str(path) for path in skip}
+    pending = [str(root)]
     while pending:
         try:
-            entries = list(os.scandir(pending.pop()))
+            with os.scandir(pending.pop()) as listing:
+                entries = list(listing)
         except OSError:  # unreadable or gone: what is under it cannot be compared
             continue
         for entry in entries:
-            path = Path(entry.path)
-            if entry.name == "__pycache__" or path in skip:
+            if entry.name == "__pycache__" or entry.path in skipped:
                 continue
             try:
                 stat = entry.stat(follow_symlinks=False)
-                folder = entry.is_dir(follow_symlinks=False)
             except OSError:
                 continue
-            found[entry.path] = None if folder else (stat.st_size, stat.st_mtime_ns)
-            if folder:
-                pending.append(path)
+            if S_ISDIR(stat.st_mode):
+                found[entry.path] = None
+                pending.append(entry.path)
+            else:
+                found[entry.path] = (stat.st_size, stat.st_mtime_ns)
     return found
 
 
@@ -153,6 +159,44 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(TEST_HOME, ignore_errors=True)
+
+
+# Left out of make check (-m "not slow"), by test id prefix: folders and files whose tests start browsers,
+# MicroPython, KiCad's checks, the companion as a process or a real server, and the longest single tests
+# (each over a second on these 2 cores). A test elsewhere can say so itself with @pytest.mark.slow.
+SLOW = (
+    "tests/firmware/", "tests/e2e/", "tests/tools/", "tests/contract/", "tests/test_readme_commands.py",
+    "tests/test_hermetic.py", "tests/hardware/test_circuits.py",
+    "tests/companion/cli/test_run_", "tests/companion/cli/test_board_commands.py",
+    "tests/companion/cli/test_enroll_command.py", "tests/companion/cli/test_every_edition.py",
+    "tests/companion/cli/test_pi_setup.py", "tests/companion/cli/test_user_editions.py",
+    "tests/companion/cli/test_console_terminal.py", "tests/companion/cli/test_where.py::test_the_host_pin_is_",
+    "tests/companion/table/test_store_crash.py", "tests/companion/rules/test_properties.py",
+    "tests/companion/rules/test_movement_reference.py::test_every_bundled_board_agrees_from_every_place",
+    "tests/companion/deduction/test_deduction.py::test_counts_equal_brute_force",
+    "tests/companion/deduction/test_deduction.py::test_every_seat_in_a_random_game_keeps_the_truth_possible",
+    "tests/companion/table/test_template.py::test_a_bigger_tag_reaches_more_squares",
+    "tests/companion/table/test_template.py::test_a_door_reader_reaches_the_hallway_square_in_front_of_its_door",
+    "tests/hardware/test_link_core.py::test_whatever_happens_on_the_wire_",
+    "tests/hardware/test_board_link.py::test_a_hundred_unplug_replug_cycles_",
+    "tests/hardware/test_expander.py::test_ten_seats_play_a_round_",
+    "tests/web/test_screenshots_tool.py", "tests/web/test_origin.py", "tests/web/test_bad_input_500s.py",
+    "tests/web/test_server_", "tests/web/test_photo_memory.py", "tests/web/test_host_actions.py",
+    "tests/web/test_host_lockout.py", "tests/web/test_web_abuse.py", "tests/web/test_web_live.py",
+    "tests/web/test_board_photo.py", "tests/web/test_photo_api.py",
+    "tests/web/test_web_privacy.py::test_random_games_never_show_anyone_a_secret",
+    "tests/web/test_deltas.py::test_the_operations_turn_any_view_into_any_other",
+    "tests/web/test_deltas.py::test_every_view_of_a_real_game_is_rebuilt_from_the_deltas",
+    "tests/web/test_web_security.py::test_junk_bodies_on_every_post_route_are_4xx_json",
+    "tests/web/test_web_security.py::test_fuzzed_json_bodies_never_get_a_500",
+)
+SLOW_FIXTURES = {"browser"}  # tests/web/conftest.py: one Chromium per module
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW) or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

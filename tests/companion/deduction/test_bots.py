@@ -15,6 +15,7 @@ from companion.rules.edition import load_edition
 GAMES = 100  # benchmarks/bots.py plays 1,000
 
 
+@pytest.mark.slow  # 100 whole games: 8 s
 def test_an_expert_beats_bots_that_suggest_at_random():
     """Three seats, one expert and two random bots, the expert's seat rotating; 100 seeded games.
 
