@@ -233,7 +233,7 @@ class BoardLink:
                     port = self._named or self._find_port()
                     if port is None:
                         self._failed(f"no board found (no USB serial device with vendor ID 0x{PICO_VID:04X}); "
-                                     f"plug it in or pass --port")
+                                     f"plug it in, or name its device (--serial, or [board] port in the config)")
                     elif self._connect(port):
                         backoff = self.timing.backoff_min
                     if self._serial is None:

@@ -212,7 +212,7 @@ def test_board_loss_is_told_to_the_table_once_and_why_only_to_the_host(store: St
 
 def test_a_board_never_seen_is_no_board_yet_not_disconnected() -> None:
     table = Table()
-    table.handle(BoardDown("no board found (no USB serial device with vendor ID 0x2E8A); plug it in or pass --port"))
+    table.handle(BoardDown("no board found (no USB serial device with vendor ID 0x2E8A); plug it in, or name its device (--serial, or [board] port in the config)"))
     notice = table.view(None)["notice"]
     assert notice["text"].startswith("No board yet: searching for it.") and notice["code"] == "board_down"
 
