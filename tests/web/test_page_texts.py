@@ -164,7 +164,7 @@ class Tab:
 
 # The host's page shows the game's stage, the seats and the board, not each move: it is read where
 # those change (the test stays within its minute).
-HOST_STATES = frozenset({"no game", "a lobby", "started, on start squares", "a mover out of place",
+HOST_STATES = frozenset({"no game", "a lobby, cards being scanned", "a lobby", "started, on start squares", "a mover out of place",
                          "a suggestion pending", "the game over"})
 
 READY = {
@@ -372,6 +372,10 @@ def test_no_page_shows_object_undefined_nan_or_null_in_any_state(browser: Any, s
     shared = shared_tabs(browser, url, reading)
     read_all(reading, shared, "no game")
 
+    # A lobby whose cards are dealt by hand: the host and the simulator count the cards scanned.
+    after(shared, lambda: play_ok(rig.new_game("classic", SEATS, seed=7, deal="physical")))
+    rig.tap("Rope", 1)
+    read_all(reading, shared, "a lobby, cards being scanned")
     after(shared, lambda: play_ok(rig.new_game("classic", SEATS, seed=7, dice="physical")))
     phones = phone_tabs(browser, url, reading, pairing)
     tabs = shared + list(phones.values())
