@@ -36,8 +36,6 @@ from companion.rules.errors import ClueError
 from companion.rules.setup import check_seats
 from companion.table.announcer import Announcer
 from companion.table.commands import Configure
-from companion.table.house import SETTING as HOUSE_SETTING
-from companion.table.house import House
 from companion.table.pairing import SETTING as TOKENS_SETTING
 from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store
@@ -412,20 +410,10 @@ def _edition_name(edition: str) -> str:
 
 
 def _set_locale(rig: MockTable, locale: str, *, remember: bool) -> None:
-    """This run's locale; kept for later starts only with ``--remember`` (the table keeps what it is told)."""
-    before = rig.session.inspect(lambda table: table.store.setting(HOUSE_SETTING) if table.store else None)
-    _check(rig.session.call(Configure(locale=locale)), "set the locale")
+    """This run's locale; kept for later starts only with ``--remember`` (the store keeps the one chosen on purpose)."""
+    _check(rig.session.call(Configure(locale=locale, keep=remember)), "set the locale")
     if remember:
         print(f"clue-companion: locale {locale} kept for later starts (--remember)")
-        return
-    # Put back what was stored: the next start has the locale last chosen on purpose, not this run's.
-    rig.session.inspect(lambda table: _restore_setting(table, HOUSE_SETTING, before))
-
-
-def _restore_setting(table: Any, key: str, text: str | None) -> None:
-    """Store ``text`` as setting ``key`` again (the defaults' text when there was none)."""
-    if table.store is not None:
-        table.store.set_setting(key, text if text is not None else House().stored())
 
 
 def _check(outcome: Any, what: str) -> None:

@@ -100,11 +100,17 @@ class Stop:
 
 @dataclass(frozen=True)
 class Configure:
-    """The host changes the table's locale, house names or speech (None: left as it is)."""
+    """The host changes the table's locale, house names or speech (None: left as it is).
+
+    ``keep=False``: the locale is for this run only (``run --locale`` without
+    ``--remember``); the store keeps the one chosen on purpose, even when the
+    house names are saved later in the run.
+    """
 
     locale: str | None = None
     house_names: dict[str, str] | None = None
     speech: bool | None = None
+    keep: bool = True
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from companion.language import N_
@@ -147,6 +147,7 @@ class Table:
         self._wording: tuple[tuple[Any, ...], Wording] | None = None  # kept while locale, names, edition stay
         self.wake: Callable[[], None] | None = None  # the session's: publish again (a slow notebook is ready)
         self.house = House.from_setting(store.setting(HOUSE_SETTING) if store is not None else None)
+        self._stored_locale: str | None = None  # set while this run's locale is not the one to keep
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -244,10 +245,19 @@ class Table:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
         self.house = self.house.changed(locale=command.locale, house_names=command.house_names, speech=command.speech,
                                         cards=edition.deck.all if edition else ())
-        if self.store is not None and (command.locale is not None or command.house_names is not None):
-            self.store.set_setting(HOUSE_SETTING, self.house.stored())
+        if command.locale is not None:
+            self._stored_locale = None if command.keep else self._kept_locale()
+        if self.store is not None and ((command.locale is not None and command.keep) or command.house_names is not None):
+            kept = self.house if self._stored_locale is None else replace(self.house, locale=self._stored_locale)
+            self.store.set_setting(HOUSE_SETTING, kept.stored())
         self._log("table_configured", **self.house.as_dict())
         return Outcome(True)
+
+    def _kept_locale(self) -> str:
+        """The locale chosen on purpose: the stored one (a run-only locale never replaces it)."""
+        if self._stored_locale is not None:
+            return self._stored_locale
+        return House.from_setting(self.store.setting(HOUSE_SETTING) if self.store is not None else None).locale
 
     def _start(self) -> Outcome:
         if self.stage != "setup" or self.lobby is None:

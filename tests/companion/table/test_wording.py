@@ -117,3 +117,15 @@ def test_a_handheld_changes_language_when_the_table_does() -> None:
 def test_a_notices_title_in_english_is_its_code_as_before() -> None:
     from companion.table.prompts import TITLES
     assert all(code.replace("_", " ").capitalize() == title for code, title in TITLES.items())
+
+
+def test_a_locale_for_this_run_only_is_never_stored_even_when_house_names_are(store: Store) -> None:
+    # `run --locale de-DE` without --remember: German tonight, the host's own choice kept for next time.
+    table = table_in("fr-FR", store)  # chosen on the host page: kept
+    assert table.handle(Configure(locale="de-DE", keep=False)).ok
+    assert table.house.locale == "de-DE"
+    assert table.handle(Configure(house_names={"Miss Scarlet": "Scarlett"})).ok  # the host names a card later
+    assert Table(store=store).house.locale == "fr-FR"  # the next start
+    assert Table(store=store).house.house_names == {"Miss Scarlet": "Scarlett"}
+    assert table.handle(Configure(locale="es-ES")).ok  # chosen on purpose again: kept
+    assert Table(store=store).house.locale == "es-ES"
