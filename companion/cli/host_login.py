@@ -80,8 +80,8 @@ def issue(store: Path) -> str:
     from .doctor import as_owner  # root writes as the store's owner: SQLite's -wal and -shm must stay the owner's
 
     if not store.exists():
-        raise HostLoginError(f"there is no store at {store}: start the companion once (it makes it), or name "
-                             "the one it uses with --db or --config")
+        raise HostLoginError("there is no store at {path}: start the companion once (it makes it), or name "
+                             "the one it uses with --db or --config", path=store)
     if not os.access(store, os.W_OK) and os.geteuid() != 0:
         raise HostLoginError(f"cannot write the store {store} as this user: run it as the service's user "
                              f"({AS_SERVICE}) or with sudo")
