@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import segno
 from flask import Blueprint, Response, jsonify, render_template, request, session
+from itsdangerous import BadSignature
+from werkzeug.http import parse_cookie
 
 from companion.deduction.assistant import MODES as ASSISTANT_MODES
 from companion.deduction.assistant import check_mode
@@ -42,6 +45,28 @@ LOCALE_NAMES = {"en-US": "English (US)", "en-GB": "English (UK) — Cluedo names
 def is_host() -> bool:
     """Logged in: the cookie names an open host login (changing the PIN or logging out closes it)."""
     return context().hosts.valid(session.get("host"))
+
+
+def host_cookie_check(app: Any) -> Callable[[str], bool] | None:
+    """For the server (web/serve.py): whether a request's Cookie header names an open host login,
+    read before its body arrives (None for an app that is not ours: it has no host logins)."""
+    web = getattr(app, "extensions", {}).get("clue")
+    if not isinstance(web, WebContext):
+        return None
+    serializer = app.session_interface.get_signing_serializer(app)
+    name, most = app.config["SESSION_COOKIE_NAME"], int(app.permanent_session_lifetime.total_seconds())
+
+    def check(header: str) -> bool:
+        value = parse_cookie(header).get(name)
+        if not value or serializer is None:
+            return False
+        try:
+            data = serializer.loads(value, max_age=most)
+        except BadSignature:  # a forged, damaged or expired cookie (BadTimeSignature, SignatureExpired too)
+            return False
+        return isinstance(data, dict) and web.hosts.valid(data.get("host"))
+
+    return check
 
 
 def require_host() -> WebContext:

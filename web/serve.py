@@ -15,7 +15,7 @@ import resource
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 import segno
@@ -30,6 +30,7 @@ from companion.rules.edition_files import MAX_EXPORT
 
 from .editor import MAX_DOCUMENT
 from .guard import MAX_BODY
+from .host import host_cookie_check
 from .photo import MAX_PHOTO_BODY
 from .reach import mdns_name, phone_addresses
 
@@ -96,7 +97,7 @@ class WebServer:
         self.requested_port = port
         self.threads = threads
         self.guard = _Guard(per_address, head_deadline, connection_limit(connections))
-        self.bodies = Bodies(body_limits(app))
+        self.bodies = Bodies(body_limits(app), sender=host_cookie_check(app))
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._sockets: dict[int, Any] = {}  # waitress's socket map: ours, so close() can close every channel
@@ -206,8 +207,11 @@ class Bodies:
     """
 
     def __init__(self, limits: Mapping[str, int], total: int = LARGE_BODIES,
-                 per_address: int = LARGE_BODIES_PER_ADDRESS) -> None:
+                 per_address: int = LARGE_BODIES_PER_ADDRESS, sender: Callable[[str], bool] | None = None) -> None:
         self.limits = dict(limits)
+        # Who may send a large body, from its Cookie header (None: anyone): every large-body route
+        # is the host's, so nobody else can hold the room a host's photo needs.
+        self.sender = sender
         self.small = self.limits[""]
         self.largest = max(self.limits.values())
         self.total = total
@@ -215,6 +219,10 @@ class Bodies:
         self.busy = 0  # bodies refused with 503: too many large ones under way
         self._held: dict[int, tuple[str, int]] = {}  # a request's id -> its address and bytes
         self._lock = threading.Lock()
+
+    def may_send(self, cookie: str) -> bool:
+        """Whether a request with this Cookie header may send a large body."""
+        return self.sender is None or self.sender(cookie)
 
     def limit(self, method: str, path: str) -> int:
         return self.limits.get(path, self.small) if method == "POST" else self.small
@@ -240,6 +248,13 @@ class Bodies:
             return sum(held for _, held in self._held.values())
 
 
+class NotHost(Error):  # type: ignore[misc]
+    """waitress's error for a large body from a browser that is not logged in as host."""
+
+    code = 401
+    reason = "Unauthorized"
+
+
 class ServerBusy(Error):  # type: ignore[misc]
     """waitress's error for a body refused because too many large ones are under way."""
 
@@ -253,6 +268,7 @@ _REFUSALS = {  # waitress's error status -> the app's code and sentence (docs/we
     431: ("too_large", "The request is too large."),
     500: ("internal", "Something went wrong in the companion."),
     501: ("bad_request", "The request was not understood."),  # a transfer coding other than chunked
+    401: ("host_login", "Log in with the host PIN first."),
     503: ("busy", "The companion is receiving other large files. Try again in a few seconds."),
 }
 
@@ -326,7 +342,10 @@ class _Parser(HTTPRequestParser):  # type: ignore[misc]
         size = self.limit if self.chunked else self.content_length
         if size <= self.bodies.small:
             return
-        if self.bodies.reserve(id(self), self.host, size):
+        if not self.bodies.may_send(self.headers.get("COOKIE", "")):
+            self.error = NotHost("a large body from a browser not logged in as host")
+            self.completed = True
+        elif self.bodies.reserve(id(self), self.host, size):
             self.extra_time = size / SLOWEST_UPLOAD
         else:
             self.error = ServerBusy("too many large bodies under way")

@@ -187,6 +187,26 @@ def test_large_bodies_under_way_are_bounded_and_the_rest_are_busy(served: Served
         assert start("127.0.0.4")[1] is None  # the first's room was given back when it hung up
 
 
+def test_only_the_host_may_send_a_large_body_so_nobody_else_holds_the_photos_room(served: Served, host: Client) -> None:
+    """A phone that is not logged in as host gets 401 at the head, before any body: it holds no room."""
+    stranger = Client(served.port, "127.0.0.5")
+    stranger.load("/")  # a real browser's cookie and CSRF token, but no host login
+    forged = Client(served.port, "127.0.0.6", {"clue_session": host.cookies["clue_session"] + "x"}, host.csrf)
+    with ExitStack() as stack:
+        for client in (stranger, forged, stranger):
+            sock = stack.enter_context(connect(served.port, client.source))
+            sock.sendall(head(TRACE, MAX_PHOTO_BODY, client))
+            assert answered_within(sock, SOON), "no answer before the body was sent"
+            answer = read_answer(sock)
+            assert status_of(answer) == 401 and error_code_of(answer) == "host_login", answer[:300]
+        assert served.server.bodies.held() == 0
+        for source in ("127.0.0.2", "127.0.0.3"):  # the host's two photos still find room
+            sock = stack.enter_context(connect(served.port, source))
+            sock.sendall(head(TRACE, MAX_PHOTO_BODY, host))
+            assert not answered_within(sock, 0.5)
+        assert served.server.bodies.held() == 2 * MAX_PHOTO_BODY
+
+
 # ---- the editor's routes: 256 KiB ----------------------------------------------------------------------
 
 def test_a_94_kib_edition_file_imports_through_the_server(served: Served, host: Client) -> None:
