@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, g, request
 
 from companion.language import Locale, parse_locale, say
-from companion.language.areas import WEB_AREAS
+from companion.language.areas import PAGE_AREAS
 from companion.language.catalogues import messages
 from companion.language.locales import LOCALES
 from companion.rules.errors import ClueError
@@ -102,7 +102,7 @@ def script(tag: str) -> Response:
     except ClueError:
         return Response("/* unknown locale */", status=404, mimetype="text/javascript")
     data: dict[str, Any] = {"locale": locale.tag, "language": locale.language, "locales": list(LOCALES),
-                            "messages": messages(locale.language, WEB_AREAS)}
+                            "messages": messages(locale.language, PAGE_AREAS)}
     body = "window.CLUE_I18N = " + json.dumps(data, ensure_ascii=True, separators=(",", ":")) + ";\n"
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "public, max-age=300"

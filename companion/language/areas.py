@@ -59,6 +59,9 @@ AREAS: tuple[Area, ...] = (
          scripts=("web/static/host.js", "web/static/editor.js", "web/static/sim.js")),
 )
 WEB_AREAS = ("web", "seat", "table", "host")  # what a page's scripts may ask for
+# What a page loads: the table's notices (companion/table, the handheld area) come to the pages as
+# {template, args} too; the page areas come last, so a page's own wording wins over a handheld's.
+PAGE_AREAS = ("handheld", *WEB_AREAS)
 
 
 def area(name: str) -> Area:

@@ -64,6 +64,14 @@ def test_the_page_script_carries_the_translated_messages(app: Flask) -> None:
     assert '"messages":{}' in english
 
 
+def test_the_tables_notices_reach_the_pages_in_their_language(app: Flask) -> None:
+    """A notice comes as {template, args} from the table (companion/table): the page words it itself."""
+    script = Browser(app).get("/i18n/de-DE.js").get_data(as_text=True)
+    data = json.loads(script[len("window.CLUE_I18N = "):].rstrip().rstrip(";"))
+    for notice in ("{opening} The board matches the game.", "The board matches the game again."):
+        assert data["messages"][notice] == say("de", notice) != notice
+
+
 def test_a_refusal_is_said_in_the_readers_language(app: Flask, session: Session) -> None:
     open_game(session)
     phone = seat_browser(app, "Mrs. White")  # not her turn: the engine refuses (a ClueError template)
