@@ -2,7 +2,7 @@
 
 Imported by pytest before any test module (this is the root conftest), so every
 path the companion resolves (``Path.home()``, ``$XDG_*``, ``$CLUE_COMPANION_*``),
-and every program a test starts (Chromium, Node.js, espeak-ng, git), sees a
+and every program a test starts (Chromium, Node.js, espeak-ng), sees a
 temporary home instead of the user's: a user edition saved from the editor, a
 game in ``~/.local/share/clue-companion`` or a host PIN cannot change a result.
 Each process of the run (the controller and each pytest-xdist worker) gets its
@@ -28,7 +28,8 @@ import pytest
 
 # The variables the companion and the programs the tests start resolve paths from.
 HOME_VARIABLES = ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR")
-# Settings of the user's own companion that would reach into a test (each has a test of its own that sets it).
+# The user's own companion settings, which would reach into a test (the tests of each set it themselves),
+# and the user's additions to the system's data and config folders.
 CLEARED = ("CLUE_COMPANION_DB", "CLUE_COMPANION_CONFIG", "CLUE_COMPANION_EDITIONS", "CLUE_BOARD_PORT",
            "CLUE_HANDHELD_DISPLAY", "CLUE_PIPER_VOICES", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS")
 SKIP_VARIABLE = "CLUE_TEST_HOME_SKIP"

@@ -79,7 +79,7 @@ def test_a_classic_game_from_the_deal_to_the_right_accusation(rig: MockTable) ->
     for seat in SEATS:
         for card in DEAL.hands[seat]:
             rig.tap(card, seat)
-    rig.wait_for(lambda view: view["ready"])
+    rig.wait_for(lambda view: view["ready"], timeout=30)  # 18 taps to settle: slower when the suite runs in parallel
     assert rig.view("Colonel Mustard")["hand"] == list(DEAL.hands["Colonel Mustard"])
     choose(rig, "Miss Scarlet", "Start game")
     rig.wait_for(lambda view: view["stage"] == "playing")

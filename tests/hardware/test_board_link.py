@@ -137,7 +137,8 @@ def test_leds_and_buzzer_reach_the_board(board, events):
         link.set_leds("blink", (0, 255, 0), (1, 3))
         link.buzz(880, 200)
         deadline = time.monotonic() + 2
-        while board.leds() != {1: ("blink", (0, 255, 0)), 3: ("blink", (0, 255, 0))} and time.monotonic() < deadline:
+        while (board.leds() != {1: ("blink", (0, 255, 0)), 3: ("blink", (0, 255, 0))}
+               or board.core.buzzer != (880, 200)) and time.monotonic() < deadline:  # the buzz is sent after the LEDs
             time.sleep(0.01)
         assert board.leds() == {1: ("blink", (0, 255, 0)), 3: ("blink", (0, 255, 0))}
         assert board.core.buzzer == (880, 200)
