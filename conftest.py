@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from stat import S_ISDIR
 
@@ -198,9 +197,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.nodeid.startswith(SLOW) or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-
-
-@pytest.fixture(scope="session")
-def test_home() -> Iterator[Path]:
-    """This process's temporary home (``$HOME``), for a test that must name it."""
-    yield TEST_HOME
