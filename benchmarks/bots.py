@@ -8,9 +8,11 @@ expert's and a random seat's win rates, overall and per block of 100 games, the
 smallest ratio of a block, and the games per second.
 
 Targets (the test's thresholds, which this measure chose): the expert wins at
-least 70% of its games in every block of 100 and at least 4 times as often as a
+least 70% of its games in every block of 100 and at least 5 times as often as a
 random seat. Measured before the test was cut to 100 games: 82.6% against 8.7%
-over 1,000 games; per block 76-88% against 6-12%, the smallest ratio 6.3.
+over 1,000 games; per block 76-88% against 6-12%, the smallest ratio 6.3. A
+"bold" bot in the expert's place misses them: 70% against 15% (4.7 times) over
+the first 100.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from companion.rules.edition import load_edition
 
 BLOCK = 100
 EXPERT_AT_LEAST = 0.70
-RATIO_AT_LEAST = 4.0
+RATIO_AT_LEAST = 5.0
 
 
 def rates(outcomes: list[Outcome]) -> tuple[float, float]:

@@ -22,7 +22,7 @@ def test_an_expert_beats_bots_that_suggest_at_random():
     Measured over 1,000 games (benchmarks/bots.py): the expert wins 83% of its games, a random seat 8.7%;
     in each of ten blocks of 100 games, 76-88% against 6-12%, at least 6.3 times a random seat's rate.
     Even play would give each seat a third. The thresholds leave that margin and still fail an expert
-    that lost its edge.
+    that lost its edge: a "bold" bot in its place wins 70% against 15% (4.7 times) and fails.
     """
     classic = load_edition("classic")
     outcomes = [play(classic, [["expert", "random", "random"][(seat + game) % 3] for seat in range(3)], game)
@@ -32,7 +32,7 @@ def test_an_expert_beats_bots_that_suggest_at_random():
     expert_rate = wins["expert"] / GAMES  # one expert seat per game
     random_rate = wins["random"] / (2 * GAMES)  # two random seats per game
     assert expert_rate >= 0.70, (expert_rate, random_rate)
-    assert expert_rate >= 4 * random_rate, (expert_rate, random_rate)
+    assert expert_rate >= 5 * random_rate, (expert_rate, random_rate)
 
 
 @pytest.mark.parametrize(("edition", "players"), [
