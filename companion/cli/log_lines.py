@@ -10,7 +10,7 @@ which the console and the pages already show).
 >>> record = logging.LogRecord("clue_companion.board", logging.WARNING, "", 0, "link_down", None, None)
 >>> record.fields = {"reason": "no board found"}
 >>> PeopleLines().sentence(record)
-'clue-companion: the board link is down: no board found'
+'clue-companion: warning: the board link is down: no board found'
 >>> record = logging.LogRecord("clue_companion", logging.INFO, "", 0, "action", None, None)
 >>> PeopleLines().sentence(record) is None
 True
