@@ -27,6 +27,8 @@ from hardware.hardware_config import HardwareConfig, load_hardware_config
 CONFIG_VARIABLE = "CLUE_COMPANION_CONFIG"
 STORE_VARIABLE = "CLUE_COMPANION_DB"
 SYSTEM_CONFIG = Path("/etc/clue-companion.toml")  # what the installer writes and the service reads
+# Another place for it: the tests point it into their temporary home, so a Pi's own config never steers them.
+SYSTEM_CONFIG_VARIABLE = "CLUE_COMPANION_SYSTEM_CONFIG"
 PIN_FILE = "host-pin"  # beside the store: the host PIN of a companion started without a terminal
 # One name for one thing across the commands: --port is always the web page's port, --serial the board's device.
 SERIAL_HELP = ("the board's serial device or pyserial URL (default: the config's [board] port, then "
@@ -86,17 +88,21 @@ def find_config(given: str | None, environ: Mapping[str, str], *, mock: bool = F
                 system: Path | None = None) -> Chosen | None:
     """The hardware config file to read, or None for the defaults.
 
-    ``system`` stands for :data:`SYSTEM_CONFIG` (tests put a temporary root in its place).
+    ``system`` stands for :data:`SYSTEM_CONFIG`, or ``$CLUE_COMPANION_SYSTEM_CONFIG`` where set (tests put
+    a temporary root in its place).
 
     >>> find_config(None, {"CLUE_COMPANION_CONFIG": "/tmp/a.toml"}).source
     'from $CLUE_COMPANION_CONFIG'
+    >>> find_config(None, {"CLUE_COMPANION_SYSTEM_CONFIG": "/nowhere/clue-companion.toml"}) is None
+    True
     """
     if given:
         return Chosen(Path(given), "from --config")
     if environ.get(CONFIG_VARIABLE):
         return Chosen(Path(environ[CONFIG_VARIABLE]), f"from ${CONFIG_VARIABLE}")
     # The mock table on a Pi must not pick up the real table's wiring and store.
-    system = SYSTEM_CONFIG if system is None else system
+    if system is None:
+        system = Path(environ[SYSTEM_CONFIG_VARIABLE]) if environ.get(SYSTEM_CONFIG_VARIABLE) else SYSTEM_CONFIG
     if not mock and system.exists():
         return Chosen(system, "the system config")
     return None

@@ -95,7 +95,8 @@ def test_enrol_as_documented_then_the_service_plays_from_that_store(tmp_path, mo
         # 1. `sudo -u clue clue-companion enroll`: sudo's login environment has none of our variables;
         #    enroll finds the system config as run does, and the board by its USB vendor ID.
         monkeypatch.setattr(where, "SYSTEM_CONFIG", root / "etc/clue-companion.toml")
-        for name in ("CLUE_COMPANION_CONFIG", "CLUE_COMPANION_DB", "CLUE_BOARD_PORT", "XDG_DATA_HOME"):
+        for name in ("CLUE_COMPANION_CONFIG", "CLUE_COMPANION_DB", "CLUE_BOARD_PORT", "XDG_DATA_HOME",
+                     "CLUE_COMPANION_SYSTEM_CONFIG"):
             monkeypatch.delenv(name, raising=False)
         monkeypatch.setenv("HOME", str(home))
         monkeypatch.setattr(list_ports, "comports", lambda: [usb_pico(board.port)])
