@@ -153,6 +153,9 @@ def _may_suggest(view: View) -> bool:
     place = (view.get("position") or {}).get(seat)
     if place not in (view.get("edition_cards") or {}).get("rooms", ()):
         return False
+    made = view.get("suggestion")
+    if made and made.get("suggester") == seat:  # one a turn, even after moving on to another room (Doctor Who)
+        return False
     record = list(view.get("record") or ())
     starts = [i for i, event in enumerate(record) if event.get("type") == "turn_started"]
     mine = [i for i in starts if record[i].get("seat") == seat]
