@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -217,6 +218,14 @@ def assert_tappable(page: Any, label: str, scroll: bool = False) -> None:
     assert box["w"] >= 44 and box["h"] >= 44, f"{label!r} is {box['w']} x {box['h']}"
 
 
+def rolled(session: Session, seconds: float = 10.0) -> None:
+    """Wait until the table has taken the turn's roll (its phase is "moving")."""
+    deadline = time.monotonic() + seconds
+    while session.inspect(lambda table: table.view(None).get("phase")) != "moving":
+        assert time.monotonic() < deadline, "the roll sent from the page never reached the table"
+        time.sleep(0.05)
+
+
 def test_large_text_fits_the_phone_roll_accuse_and_suggest(browser: Any, german_table: Served) -> None:
     page, problems = join(browser, german_table, "Miss Scarlet", large=True)
     assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "32px"
@@ -235,6 +244,7 @@ def test_large_text_fits_the_phone_roll_accuse_and_suggest(browser: Any, german_
     page.fill("#dock .die-input", "6")
     page.locator("#dock button", has_text=shown("de", "Send my roll")).click()
     wait_until(page, f"{DOCK_TITLE} === {shown('de', 'Move')!r}")
+    rolled(german_table.session)  # the page may show its next step before the table has the roll
     assert german_table.session.call(Play("Miss Scarlet", Move("Miss Scarlet", "Lounge"))).ok
     lounge = name("de-DE", "Lounge")
     wait_until(page, f"{DOCK_TITLE} === {shown('de', 'In {room}', room=lounge)!r}")
