@@ -324,8 +324,10 @@ class MockTable:
             raise MockError("this table's board is not the virtual board here: tap the card by hand")
         self.board.place(uid, reader)
         self._settle()
+        self._until_sensed(uid, reader, True)  # a hand holds the card there until the table has seen it
         self.board.remove(uid)
         self._settle()
+        self._until_sensed(uid, reader, False)
 
     def handheld_problems(self) -> list[str]:
         """Units that failed to open, then units failing now (display or buttons not answering)."""
@@ -365,6 +367,16 @@ class MockTable:
             time.sleep(0.01)
             view = self.view(seat)
         return view
+
+    def _until_sensed(self, uid: str, reader: int, present: bool, timeout: float = 5.0) -> None:
+        """Wait until the table senses ``uid`` on ``reader`` (or no longer does): on a busy machine the
+        board's scan can take longer than a settle, and a tap lifted before it is never seen."""
+        def sensed(table: Any) -> bool:
+            return uid.upper() in {seen.upper() for seen in table.board.sensed.get(reader, ())}
+
+        deadline = time.monotonic() + timeout
+        while self.session.inspect(sensed) is not present and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     def _settle(self) -> None:
         time.sleep(self.link_timing.settle * 3 + self.board_timing.debounce + 0.03)
