@@ -323,11 +323,9 @@ class MockTable:
         if not self.mock or self.port is not None:
             raise MockError("this table's board is not the virtual board here: tap the card by hand")
         self.board.place(uid, reader)
-        self._settle()
         self._until_sensed(uid, reader, True)  # a hand holds the card there until the table has seen it
         self.board.remove(uid)
         self._settle()
-        self._until_sensed(uid, reader, False)
 
     def handheld_problems(self) -> list[str]:
         """Units that failed to open, then units failing now (display or buttons not answering)."""
@@ -370,7 +368,8 @@ class MockTable:
 
     def _until_sensed(self, uid: str, reader: int, present: bool, timeout: float = 5.0) -> None:
         """Wait until the table senses ``uid`` on ``reader`` (or no longer does): on a busy machine the
-        board's scan can take longer than a settle, and a tap lifted before it is never seen."""
+        board's scan can take longer than a settle, and a tap lifted before it is never seen. (Lifting
+        needs no wait: the next tap is another card, and the table takes each card once.)"""
         def sensed(table: Any) -> bool:
             return uid.upper() in {seen.upper() for seen in table.board.sensed.get(reader, ())}
 
