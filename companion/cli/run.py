@@ -148,14 +148,14 @@ def _run(args: argparse.Namespace) -> int:
     # one stopped right after the join URLs are printed) leaves through the
     # context managers below, so the table, web server and store still close.
     signal.signal(signal.SIGTERM, _leave)
-    print(store_at.line(), flush=True)
+    say(store_at.line())
     with Store(store_at.path).open() as store:
         pairing = _pairing(store)
         rig = MockTable(store, mock=args.mock, config=config, display="dummy" if args.mock else None,
                         join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
         with rig:
             if args.mock:
-                print(f"clue-companion: virtual board on {rig.board.port}", flush=True)
+                say(f"clue-companion: virtual board on {rig.board.port}")
             with _web(rig, pairing, config, args, store_at.path, pin), _announcer(rig, mock=args.mock):
                 if args.locale is not None:
                     _set_locale(rig, args.locale, remember=args.remember)
@@ -165,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
                 if args.mock and not args.no_web:
                     _print_join_urls(rig, pairing)
                 for problem in rig.problems:
-                    print(f"clue-companion: {problem}")
+                    say(f"clue-companion: {problem}")
                 sys.stdout.flush()
                 return _drive(rig, args)
 
@@ -262,7 +262,7 @@ def _web(rig: MockTable, pairing: Pairing, config: HardwareConfig, args: argpars
     url = page_url(args.host, server.port, name=config.web_name)
     pairing.base_url = url
     everywhere = args.host in ANY_HOST  # mDNS only then: a chosen --host is the user's own choice
-    print(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
+    say(f"clue-companion: web page on {url}  (table: {url}/  host: {url}/host"
           + (f"  simulator: {url}/sim" if args.mock else "") + ")"
           + (f"; phones may also open http://{mdns_name(config.web_name)}:{server.port}/" if everywhere else ""))
     _show_pin(app.extensions["clue"].pin, store_path.parent / PIN_FILE)
@@ -312,15 +312,15 @@ def _show_pin(pin: str, path: Path) -> None:
     Without a terminal the PIN goes to ``path``, readable by this user only, and its path is printed.
     """
     if sys.stderr.isatty():
-        print(f"clue-companion: host PIN {pin}", file=sys.stderr)
+        say(f"clue-companion: host PIN {pin}", sys.stderr)
         return
     try:
         _write_private(path, pin + "\n")
     except OSError as err:
-        print(f"clue-companion: cannot write the host PIN to {path}: {err.strerror or err}; "
-              "choose one with --pin", file=sys.stderr)
+        say(f"clue-companion: cannot write the host PIN to {path}: {err.strerror or err}; "
+            "choose one with --pin", sys.stderr)
         return
-    print(f"clue-companion: host PIN in {path} (readable by this user only)")
+    say(f"clue-companion: host PIN in {path} (readable by this user only)")
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -335,7 +335,7 @@ def _print_join_urls(rig: MockTable, pairing: Pairing) -> None:
     """On mock hardware, each seat's join URL: open one in a browser to play that seat."""
     urls = rig.session.inspect(lambda table: [(seat, pairing.join_url(seat)) for seat in table.seats()])
     for seat, url in urls or []:
-        print(f"clue-companion: join {seat}: {url}")
+        say(f"clue-companion: join {seat}: {url}")
 
 
 def _follow(rig: MockTable, pairing: Pairing, *, started: bool = False, keep: bool = False) -> None:
@@ -351,13 +351,13 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
     if game is not None and not args.new and (args.resume or _wants_resume(game, args)):
         _check(rig.resume(game.id), f"resume game {game.id}")
         _follow(rig, pairing, keep=args.keep_phones)
-        print(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
+        say(f"clue-companion: resumed game {game.id} ({game.edition}, {game.actions} actions)")
         dropped = _dropped(game, args)
         if dropped:
-            print(f"clue-companion: {', '.join(dropped)} not used for the resumed game (--new starts a new game)")
+            say(f"clue-companion: {', '.join(dropped)} not used for the resumed game (--new starts a new game)")
         return
     if game is not None and not args.new:
-        print(f"clue-companion: game {game.id} ({_edition_name(game.edition)}, {game.actions} actions) stays "
+        say(f"clue-companion: game {game.id} ({_edition_name(game.edition)}, {game.actions} actions) stays "
               "stored unfinished: the host page can resume it later")
     seed = args.seed if args.seed is not None else (1 if args.mock else int.from_bytes(os.urandom(4), "big"))
     _check(rig.new_game(args.edition, seats, deal=args.deal, dice=args.dice, seed=seed,
@@ -367,9 +367,9 @@ def _begin(rig: MockTable, store: Store, pairing: Pairing, args: argparse.Namesp
     if args.deal == "virtual":
         _check(rig.start(), "start the game")
         _follow(rig, pairing, started=True, keep=args.keep_phones)
-        print(f"clue-companion: new {args.edition} game, seed {seed}, seats {', '.join(rig.handhelds or seats)}")
+        say(f"clue-companion: new {args.edition} game, seed {seed}, seats {', '.join(rig.handhelds or seats)}")
     else:
-        print("clue-companion: deal the cards and scan each hand on its seat's pad; the game starts when all "
+        say("clue-companion: deal the cards and scan each hand on its seat's pad; the game starts when all "
               "cards are accounted for (choose 'Start game' on a handheld)")
 
 
@@ -413,7 +413,15 @@ def _set_locale(rig: MockTable, locale: str, *, remember: bool) -> None:
     """This run's locale; kept for later starts only with ``--remember`` (the store keeps the one chosen on purpose)."""
     _check(rig.session.call(Configure(locale=locale, keep=remember)), "set the locale")
     if remember:
-        print(f"clue-companion: locale {locale} kept for later starts (--remember)")
+        say(f"clue-companion: locale {locale} kept for later starts (--remember)")
+
+
+def say(line: str, stream: IO[str] | None = None) -> None:
+    """A line for the person at the terminal, in one write: the log's lines come from other threads,
+    and with PYTHONUNBUFFERED print() writes its text and its newline apart, so one could land between."""
+    out = sys.stdout if stream is None else stream
+    out.write(line + "\n")
+    out.flush()
 
 
 def _check(outcome: Any, what: str) -> None:
@@ -433,7 +441,7 @@ def _drive(rig: MockTable, args: argparse.Namespace) -> int:
         if args.exit_after_script:
             return 0
     if args.mock and not args.no_console and sys.stdin.isatty() and not args.script:
-        print("Type help for the console's commands, quit to stop.")
+        say("Type help for the console's commands, quit to stop.")
         console.run(sys.stdin, prompt=lambda: print("> ", end="", flush=True))
         return 0
     _wait_for_signal()
