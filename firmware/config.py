@@ -1,31 +1,31 @@
 """The board's build: pins, readers and timing (docs/hardware.md has the wiring).
 
 Edit this file, not the others, when your board differs from the default
-Classic build: 16 readers, one chip-select GPIO each (one antenna a room). The
-crowded-room build (2-3 antennas a room, 29 readers) is commented below.
+Classic build: 16 readers, one chip-select GPIO each (one antenna a room), the
+seat pads on SPI1. The crowded-room build (2-3 antennas a room, 29 readers)
+is commented below. Pins are in pins.py.
 """
 
 from micropython import const
 
+import pins
+
 # ---- versions (docs/protocol.md) ------------------------------------------
 FIRMWARE = (1, 1, 0)  # the protocol version is frames.PROTOCOL
 
-# ---- SPI bus shared by every reader (SPI0) --------------------------------
-SPI_ID = const(0)
-SPI_SCK = const(18)
-SPI_MOSI = const(19)
-SPI_MISO = const(16)
+# ---- pins: firmware/pins.py is the one pin map (the circuit reads it too) -------
 # 1 MHz over a star of ribbon cables: each line has a series resistor at the
-# Pico end (docs/hardware.md; docs/sensing.md, The bus) to damp ringing. The
-# RP2040 pads keep their reset drive, 4 mA: MicroPython's rp2 machine.Pin has
-# no drive= argument (docs/sensing.md).
+# Pico end (docs/hardware.md; docs/sensing.md, The bus) to damp ringing.
 SPI_BAUDRATE = const(1_000_000)
-READER_RST = const(22)  # RST of every reader, shared
+SPI_SCK = pins.SPI0_SCK
+SPI_MOSI = pins.SPI0_MOSI
+SPI_MISO = pins.SPI0_MISO
+READER_RST = pins.READER_RST  # RST of every reader, shared
 
 # ---- readers ---------------------------------------------------------------
-# Chip-select GPIOs in reader order when every reader has its own wire: 20 at
+# Chip-select GPIOs in reader order when every reader has its own wire: 17 at
 # most. Reader i uses CS_PINS[i].
-CS_PINS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 20, 21, 26)
+CS_PINS = pins.DIRECT_CS
 
 # One name per reader, in reader order; the count of this tuple is the board's
 # reader count. The names only appear in LOG text.
@@ -46,7 +46,7 @@ READERS = (
     "seat 4",  # reader 13, GP13
     "seat 5",  # reader 14, GP14
     "seat 6",  # reader 15, GP15
-    # Spare readers 16-19 (GP17, GP20, GP21, GP26), e.g. door readers:
+    # A spare reader 16 (GP17), e.g. a door reader:
     # "Ballroom door i6",
     # The crowded-room build of docs/hardware.md ("Sensing: several antennas per room"):
     # each room's second and third antennas as readers 16-28, with DECODER set below.
@@ -55,17 +55,22 @@ READERS = (
     # "Hall 3", "Study 2",
 )
 
-# More than 20 readers: chip selects come from 74HC154 4-to-16 decoders.
+# The seat pads are on their own bus, SPI1 (their long runs at the table's
+# edge): these readers, by number. () when the seat pads share SPI0 with the
+# rooms (then wire them to SPI0's pins, and SPI1's pins stay free).
+SPI1_READERS = (10, 11, 12, 13, 14, 15)
+
+# More than 17 readers: chip selects come from 74HC154 4-to-16 decoders.
 # None for direct wiring; otherwise ((A0, A1, A2, A3), (E1 of decoder 1,
 # E1 of decoder 2, ...)): reader i is output i % 16 of decoder i // 16.
-# With decoders the CS_PINS above are free, so the default plan reuses them:
-# DECODER = ((0, 1, 2, 3), (4, 5))
+# With decoders the CS_PINS above are free; the circuit's plan:
+# DECODER = (pins.DECODER_ADDRESS, pins.DECODER_ENABLES)
 DECODER = None
 
 # ---- outputs -----------------------------------------------------------------
-LED_PIN = const(28)  # WS2812 data, through the 74AHCT125; LED i sits by reader i
-BUZZER_PIN = const(27)  # passive piezo, PWM
-STATUS_LED = "LED"  # the Pico's own LED: blinks unwelcomed, steady welcomed
+LED_PIN = pins.LED_DATA  # WS2812 data, through the 74AHCT125; LED i sits by reader i
+BUZZER_PIN = pins.BUZZER  # PWM
+STATUS_LED = pins.STATUS_LED  # the Pico's own LED: blinks unwelcomed, steady welcomed
 BLINK_MS = const(500)  # half period of a blinking LED, board and status
 
 # ---- scanning ------------------------------------------------------------------

@@ -33,15 +33,15 @@ import select  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-from machine import PWM, SPI, Pin  # noqa: E402
+from machine import PWM, Pin  # noqa: E402
 from neopixel import NeoPixel  # noqa: E402
 
 import frames  # noqa: E402
 from board import Board, Timing  # noqa: E402
-from chipselect import make_selects  # noqa: E402
 from mfrc522 import MFRC522  # noqa: E402
 from outputs import Buzzer, Leds, StatusLed  # noqa: E402
 from scanner import Scanner  # noqa: E402
+from wiring import reader_links  # noqa: E402
 
 _READ_MAX = 64  # bytes taken from USB per pass; the host sends a few frames a second
 _keeper = None  # the timer that feeds the watchdog after a stop, where it cannot be disarmed
@@ -87,12 +87,10 @@ class UsbSerial:
 def build(transport, clock=time.ticks_ms, names=config.READERS, settle_us=config.ANTENNA_SETTLE_US):
     """The board as config.py wires it, talking over ``transport``; call ``start()`` next."""
     count = len(names)
-    spi = SPI(config.SPI_ID, baudrate=config.SPI_BAUDRATE, polarity=0, phase=0,
-              sck=Pin(config.SPI_SCK), mosi=Pin(config.SPI_MOSI), miso=Pin(config.SPI_MISO))
-    selects = make_selects(count, config.CS_PINS, config.DECODER)
+    links = reader_links(count, config)  # the bus and chip select of each reader (pins.py)
     _reset_readers(Pin(config.READER_RST, Pin.OUT, value=1))
     readers = [MFRC522(spi, cs, settle_us, config.RX_GAIN, config.MAX_CARDS, gs_n=config.TX_GS_N,
-                       cw_gs_p=config.TX_CW_GS_P, reset_us=config.FIELD_RESET_US) for cs in selects]
+                       cw_gs_p=config.TX_CW_GS_P, reset_us=config.FIELD_RESET_US) for spi, cs in links]
     scanner = Scanner(readers, config.MISSES, config.HEALTH_RETRY_MS)
     leds = Leds(NeoPixel(Pin(config.LED_PIN, Pin.OUT), count), count, config.BLINK_MS)
     buzzer = Buzzer(PWM(Pin(config.BUZZER_PIN)))

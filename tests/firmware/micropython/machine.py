@@ -9,6 +9,7 @@ is a wiring or driver bug, so it raises.
 
 _pins = {}  # pin id -> _Line
 _selected = []  # devices with .transfer(out, into) whose chip select is active now
+buses = {}  # SPI id -> the SPI made for it last (its pins, and the devices it has talked to)
 pwms = []  # every PWM made, newest last
 wdts = []
 timers = []
@@ -34,6 +35,7 @@ def reset_world():
     """Forget every pin, device and output (a fresh board)."""
     _pins.clear()
     _selected.clear()
+    buses.clear()
     pwms.clear()
     wdts.clear()
     timers.clear()
@@ -122,13 +124,20 @@ class SPI:
         self.baudrate = baudrate
         self.polarity = polarity
         self.phase = phase
+        # The GPIOs given for SCK, MOSI, MISO (a wiring test holds them against pins.py).
+        self.pins = tuple(pin._line.ident if pin is not None else None for pin in (sck, mosi, miso))
+        self.devices = []  # every device selected during a transfer on this bus, first use first
+        buses[ident] = self
 
     def _device(self):
         if not _selected:
             return None
         if len(_selected) > 1:
             raise AssertionError("two SPI devices selected at once")
-        return _selected[0]
+        device = _selected[0]
+        if device not in self.devices:
+            self.devices.append(device)
+        return device
 
     def write(self, buf):
         device = self._device()
