@@ -570,22 +570,26 @@ function spiRole(gpio) {
  * Returns { command(obj), counters(), field, chips }.
  */
 export function attachReaders(mcu, wiring) {
-  const clock = () => mcu.clock.nanos / 1000;
+  let current = mcu;
+  let base = 0; // emulated nanoseconds before the current chip's clock started (twin.mjs reboots)
+  const clock = () => (base + current.clock.nanos) / 1000;
   const field = new Field(clock);
   const entries = wiring.readers;
-  const chips = entries.map((r, i) => new Chip(i, field, clock, r.unplugged_miso ?? 0x00));
+  const chips = entries.map((r, i) => new Chip(i, field, clock, r.unplugged_miso === undefined ? 0x00 : r.unplugged_miso));
   field.chips = chips;
   const buses = wiring.buses;
   const decoders = wiring.decoders ?? [];
   const selected = new Array(chips.length).fill(false);
+  const bufferOn = new Array(chips.length).fill(false); // its MISO buffer drives the bus line
   const counts = { transactions: 0, bytes: 0, conflicts: 0, by_spi: [{ transactions: 0, bytes: 0 }, { transactions: 0, bytes: 0 }] };
   const stalled = [false, false];
-  const pending = [null, null];
+  let pending = [null, null];
+  let alarms = [];
 
-  const funcsel = (gpio) => mcu.gpio[gpio].functionSelect;
+  const funcsel = (gpio) => current.gpio[gpio].functionSelect;
   // A net's level: driven by the Pico, else its pull (the circuit's resistor wins over the pad's).
   const level = (gpio, pull) => {
-    const state = mcu.gpio[gpio].value;
+    const state = current.gpio[gpio].value;
     if (state === LOW) return 0;
     if (state === HIGH) return 1;
     if (pull === 'up') return 1;
@@ -604,18 +608,18 @@ export function attachReaders(mcu, wiring) {
     const miso = spiRole(bus.miso);
     return funcsel(bus.miso) === FUNC_SPI && miso.role === SPI_RX && miso.instance === instance;
   };
-  const isSelected = (entry) => {
-    const sel = entry.select;
-    if (sel.gpio !== undefined) return level(sel.gpio, sel.pull ?? 'up') === 0;
+  const isLow = (sel) => {
+    if (sel.gpio !== undefined) return level(sel.gpio, sel.pull ?? null) === 0;
     const decoder = decoders[sel.decoder];
-    if (level(decoder.enable, decoder.enable_pull ?? 'up') !== 0) return false;
+    if (level(decoder.enable, decoder.enable_pull ?? null) !== 0) return false;
     let line = 0;
     decoder.address.forEach((gpio, bit) => { line |= level(gpio, decoder.address_pull ?? null) << bit; });
     return line === sel.output;
   };
   const refreshSelects = () => {
     for (let i = 0; i < chips.length; i++) {
-      const now = isSelected(entries[i]);
+      bufferOn[i] = isLow(entries[i].miso_enable ?? entries[i].select);
+      const now = isLow(entries[i].select);
       if (now === selected[i]) continue;
       selected[i] = now;
       if (now) {
@@ -626,56 +630,72 @@ export function attachReaders(mcu, wiring) {
       }
     }
   };
-  const rstLevel = () => (wiring.rst === undefined || wiring.rst === null ? 1 : level(wiring.rst, wiring.rst_pull ?? null));
+  const hasRst = wiring.rst !== undefined && wiring.rst !== null;
   const refreshReset = () => {
-    const low = rstLevel() === 0;
+    const low = hasRst && level(wiring.rst, wiring.rst_pull ?? null) === 0;
     for (const chip of chips) chip.setReset(low);
   };
-
-  const watched = new Set();
-  for (const entry of entries) {
-    if (entry.select.gpio !== undefined) watched.add(entry.select.gpio);
-  }
-  for (const decoder of decoders) {
-    decoder.address.forEach((gpio) => watched.add(gpio));
-    watched.add(decoder.enable);
-  }
-  for (const gpio of watched) mcu.gpio[gpio].addListener(refreshSelects);
-  if (wiring.rst !== undefined && wiring.rst !== null) mcu.gpio[wiring.rst].addListener(refreshReset);
-  refreshSelects();
-  refreshReset();
 
   const exchange = (instance, mosi) => {
     counts.bytes += 1;
     counts.by_spi[instance].bytes += 1;
     let miso = null;
     for (let i = 0; i < chips.length; i++) {
-      if (!selected[i]) continue;
+      if (!selected[i] && !bufferOn[i]) continue;
       const bus = buses[entries[i].bus];
-      if (heardFrom(bus) !== instance) continue;
-      const out = chips[i].transfer(mosi);
-      if (!answersTo(bus, instance)) continue;
-      if (miso !== null) counts.conflicts += 1; // two buffers drive one MISO: a wiring or driver bug
+      const hears = selected[i] && heardFrom(bus) === instance;
+      const drives = bufferOn[i] && answersTo(bus, instance);
+      if (!hears && !drives) continue;
+      // A selected chip hears the byte; otherwise its MISO is left to the buffer input's pull.
+      const out = hears ? chips[i].transfer(mosi) : chips[i].floatingByte();
+      if (!drives) continue;
+      if (miso !== null) counts.conflicts += 1; // two buffers drive one MISO line: a wiring or driver bug
       miso = miso === null ? out : miso & out;
     }
     return miso ?? 0x00; // no buffer drives MISO: the pad's pull-down (RP2040 PADS_BANK0 reset value)
   };
 
-  mcu.spi.forEach((spi, instance) => {
-    const alarm = mcu.clock.createAlarm(() => {
-      const value = pending[instance];
-      pending[instance] = null;
-      spi.completeTransmit(value);
+  /** Connect to a chip: GPIO listeners, the SPI blocks' byte callbacks, one alarm per block. */
+  function hook(target) {
+    const watched = new Set();
+    for (const entry of entries) {
+      for (const sel of [entry.select, entry.miso_enable]) if (sel && sel.gpio !== undefined) watched.add(sel.gpio);
+    }
+    for (const decoder of decoders) {
+      decoder.address.forEach((gpio) => watched.add(gpio));
+      watched.add(decoder.enable);
+    }
+    // A pin's function changes with no level change when SPI takes it: the selects are re-read then too.
+    for (const gpio of watched) target.gpio[gpio].addListener(refreshSelects);
+    if (hasRst) target.gpio[wiring.rst].addListener(refreshReset);
+    pending = [null, null];
+    alarms = target.spi.map((spi, instance) => {
+      const alarm = target.clock.createAlarm(() => {
+        const value = pending[instance];
+        pending[instance] = null;
+        spi.completeTransmit(value);
+      });
+      spi.onTransmit = (mosi) => {
+        pending[instance] = exchange(instance, mosi);
+        if (stalled[instance]) return; // the byte never completes: the firmware waits in SPI
+        const hz = spi.clockFrequency;
+        alarm.schedule(hz ? Math.round((spi.dataBits * 1e9) / hz) : 0);
+      };
+      return alarm;
     });
-    spi.onTransmit = (mosi) => {
-      const miso = exchange(instance, mosi);
-      pending[instance] = miso;
-      if (stalled[instance]) return; // the byte never completes: the firmware waits in SPI
-      const hz = spi.clockFrequency;
-      alarm.schedule(hz ? Math.round((spi.dataBits * 1e9) / hz) : 0);
-    };
-    spi.readersAlarm = alarm;
-  });
+    refreshSelects();
+    refreshReset();
+  }
+
+  /** The Pico rebooted (twin.mjs): the same readers and tags, wired to the new chip. */
+  function reattach(target) {
+    base += current.clock.nanos;
+    current = target;
+    selected.fill(false);
+    hook(target);
+  }
+
+  hook(mcu);
 
   const readerIndex = (value) => {
     if (!Number.isInteger(value) || value < 0 || value >= chips.length) throw new Error(`no reader ${value}`);
@@ -724,9 +744,7 @@ export function attachReaders(mcu, wiring) {
         const which = obj.spi === undefined ? [0, 1] : [obj.spi];
         for (const instance of which) {
           stalled[instance] = obj.cmd === 'stall';
-          if (!stalled[instance] && pending[instance] !== null && mcu.spi[instance].busy) {
-            mcu.spi[instance].readersAlarm.schedule(0);
-          }
+          if (!stalled[instance] && current.spi[instance].busy) alarms[instance].schedule(0);
         }
         return { ok: true };
       }
@@ -735,13 +753,17 @@ export function attachReaders(mcu, wiring) {
       case 'reader':
         return { ok: true, ...chips[readerIndex(obj.reader)].summary() };
       case 'tags':
-        return { ok: true, tags: Object.fromEntries([...field.tags.values()].map((t) => [t.uid.toString('hex'), { readers: [...t.antennas], state: STATE_NAMES[t.state], powered: t.fielded }])) };
+        return {
+          ok: true,
+          tags: Object.fromEntries([...field.tags.values()].map((t) => [t.uid.toString('hex'),
+            { readers: [...t.antennas], state: STATE_NAMES[t.state], powered: t.fielded }])),
+        };
       default:
         throw new Error(`unknown readers command ${JSON.stringify(obj.cmd)}`);
     }
   }
 
-  return { command, counters, field, chips };
+  return { command, counters, reattach, field, chips };
 }
 
 // ---- shared vectors (tests/pico/vectors/, recorded from the Python fake) ------------------------
