@@ -3,10 +3,12 @@
 The board twin's readers (tests/pico/readers.mjs) are a JavaScript port of the
 register-level fake the WebAssembly tests use (tests/firmware/micropython/
 fake_mfrc522.py and fake_tags.py). To keep one model of the RF field, this
-script runs the real driver (firmware/mfrc522.py) and scanner on that fake
-under CPython and writes each SPI transaction (MOSI bytes, the MISO bytes the
-fake answered, the time it ended) and each tag event to tests/pico/vectors/;
-test_reader_vectors.py replays them against the port.
+script runs the driver (firmware/mfrc522.py) and scanner on that fake under
+CPython and writes each SPI transaction (MOSI bytes, the MISO bytes the fake
+answered, the time it ended) and each tag event to tests/pico/vectors/.
+test_reader_vectors.py replays them against both models (:func:`replay` for
+the fake, readers.mjs's ``replayVector`` for the port): the driver only made
+the traffic, so the vectors stay valid while it changes.
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ SCAN_GAP_US = 2_000  # between two scans of the reader (the other readers' turn)
 
 
 def _modules() -> dict[str, Any]:
-    """The fake, the driver and the scanner, imported under CPython (``micropython.const`` stubbed)."""
+    """The fake, the driver and the scanner, imported under CPython (``micropython.const`` stubbed).
+
+    They take plain names (``machine``, ``wiring``...) from their folders: run
+    this in a process of its own (``main``), never inside pytest's.
+    """
     if "micropython" not in sys.modules:
         stub = types.ModuleType("micropython")
         stub.const = lambda value: value  # type: ignore[attr-defined]
@@ -168,6 +174,40 @@ def _faults() -> dict[str, Any]:
 SCENARIOS = (_one_tag, _crowd, _faults)
 
 
+def replay(vector: dict[str, Any]) -> list[dict[str, Any]]:
+    """Play ``vector`` to a fresh Python fake: every transaction whose MISO bytes differ."""
+    mods = _modules()
+    mods["machine"].reset_world()
+    fake = mods["fake_mfrc522"]
+    clock = fake.VirtualClock()
+    chip = fake.FakeChip(clock=clock)
+    cards: dict[str, Any] = {}
+    problems = []
+    for number, step in enumerate(vector["steps"]):
+        clock.now = step["t"]
+        if "place" in step:
+            cards[step["place"]] = fake.Card(bytes.fromhex(step["place"]))
+            chip.add(cards[step["place"]])
+        elif "remove" in step:
+            chip.remove(cards.pop(step["remove"]))
+        elif "dip" in step:
+            chip.power_on()
+        elif "unplug" in step:
+            chip.fail(0x00)
+        elif "plug" in step:
+            chip.heal()
+        else:
+            mosi = bytes.fromhex(step["mosi"])
+            clock.now = step["t"] - round(len(mosi) * chip.byte_us)  # the fake moves its clock by the bytes
+            chip.set_selected(True)
+            into = bytearray(len(mosi))
+            chip.transfer(mosi, into)
+            chip.set_selected(False)
+            if into.hex() != step["miso"]:
+                problems.append({"step": number, "t": step["t"], "want": step["miso"], "got": into.hex()})
+    return problems
+
+
 def build() -> dict[str, dict[str, Any]]:
     """Every vector, by file name."""
     vectors = {}
@@ -185,7 +225,10 @@ def dump(vector: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    """Write the vectors into tests/pico/vectors/, or into the folder given with ``--out``."""
+    """Write the vectors into tests/pico/vectors/ (or ``--out DIR``); ``--check``: replay them to the fake instead."""
+    if "--check" in argv:
+        print(json.dumps({path.name: replay(json.loads(path.read_text())) for path in sorted(VECTORS.glob("*.json"))}))
+        return
     out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else VECTORS
     out.mkdir(exist_ok=True)
     for name, vector in build().items():

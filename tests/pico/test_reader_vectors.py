@@ -3,7 +3,7 @@
 make_vectors.py runs the real driver and scanner on the WebAssembly tests'
 fake (tests/firmware/micropython/fake_mfrc522.py) under CPython and records
 every SPI transaction with the fake's MISO bytes; here the committed vectors
-must be what the fake gives today, and the JavaScript port must answer every
+must still be what the fake answers, and the JavaScript port must answer every
 byte the same.
 """
 
@@ -38,14 +38,12 @@ def _replay(paths: list[Path]) -> dict[str, list[dict[str, object]]]:
     return result
 
 
-def test_vectors_are_what_the_python_fake_gives_today(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(HERE / "make_vectors.py"), "--out", str(tmp_path)], check=True,
-                   capture_output=True, timeout=60)
-    made = sorted(path.name for path in tmp_path.glob("*.json"))
-    assert made == sorted(path.name for path in VECTORS.glob("*.json"))
-    for name in made:
-        assert (tmp_path / name).read_text() == (VECTORS / name).read_text(), \
-            f"{name} is stale: run python tests/pico/make_vectors.py"
+def test_the_python_fake_answers_every_byte_as_recorded() -> None:
+    """The fake still gives the vectors' answers (the driver that made the traffic may have changed since)."""
+    done = subprocess.run([sys.executable, str(HERE / "make_vectors.py"), "--check"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    problems = json.loads(done.stdout)
+    assert problems == {path.name: [] for path in sorted(VECTORS.glob("*.json"))}, "rerun make_vectors.py"
 
 
 def test_the_port_answers_every_byte_as_the_fake() -> None:
