@@ -1,4 +1,9 @@
-"""The costed bill of materials of the circuits: lines, totals, CSV and Markdown."""
+"""The bill of materials of the circuits: lines, totals, CSV and Markdown.
+
+A line without a dated price (catalogue.NO_PRICE) stays in the BOM with an
+empty price; totals add up the priced lines only and say how many lines
+have no price, so no total passes for the cost of the whole table.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hardware.circuits.catalogue import PRICE_DATE, Price, price_of
+from hardware.circuits.catalogue import Price, price_of
 from hardware.circuits.skidl_session import SkidlObject
 
 CSV_FIELDS = (
@@ -32,8 +37,9 @@ class BomLine:
         return len(self.references)
 
     @property
-    def line_usd(self) -> float:
-        return self.quantity * self.price.unit_usd
+    def line_usd(self) -> float | None:
+        unit = self.price.unit_usd
+        return None if unit is None else self.quantity * unit
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,13 @@ class Assembly:
 
     @property
     def unit_usd(self) -> float:
-        return sum(line.line_usd for line in self.lines)
+        """The priced lines' sum: a lower bound while ``unpriced`` is not 0."""
+        return sum(line.line_usd or 0.0 for line in self.lines)
+
+    @property
+    def unpriced(self) -> int:
+        """Lines with no dated price."""
+        return sum(1 for line in self.lines if line.line_usd is None)
 
     @property
     def parts(self) -> int:
@@ -83,7 +95,7 @@ def to_csv(assemblies: Iterable[Assembly]) -> str:
             writer.writerow((
                 line.circuit, " ".join(line.references), line.quantity, line.value,
                 line.description, line.footprint, p.manufacturer, p.mpn, p.supplier,
-                p.supplier_pn, f"{p.unit_usd:.3f}", f"{line.line_usd:.2f}", p.source, PRICE_DATE,
+                p.supplier_pn, _usd(p.unit_usd, 3), _usd(line.line_usd, 2), p.source, p.date,
             ))
     return out.getvalue()
 
@@ -104,25 +116,48 @@ def compact_refs(refs: Sequence[str]) -> str:
     return ", ".join(run[0] if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
+def _usd(amount: float | None, places: int) -> str:
+    """A price, or nothing when there is none.
+
+    >>> _usd(4, 2), _usd(None, 2)
+    ('4.00', '')
+    """
+    return "" if amount is None else f"{amount:.{places}f}"
+
+
+def _total(usd: float, unpriced: int) -> str:
+    return f"{usd:.2f}" if not unpriced else f"{usd:.2f} + {unpriced} unpriced"
+
+
+_PRICE_NOTE = (
+    "Prices only where a dated public source gives one (each line's source and date are in "
+    "bom.csv); \"no price\" lines were not looked up, so every total below counts the priced "
+    "lines only and says how many lines it leaves out. Check part numbers and prices before "
+    "ordering.")
+
+
 def to_markdown(assemblies: Sequence[Assembly], title: str) -> str:
-    """Tables per circuit, then what the whole table costs."""
-    out = [f"# {title}", "", f"Approximate prices in US dollars, noted on {PRICE_DATE} without "
-           "a live look-up: check them (and the supplier numbers) before ordering.", ""]
+    """Tables per circuit, then what the priced lines of the whole table add up to."""
+    out = [f"# {title}", "", _PRICE_NOTE, ""]
     for assembly in assemblies:
         out += [f"## {assembly.name}", "",
                 "| References | Qty | Value | Part number | Supplier | Unit $ | Line $ |",
                 "|---|---:|---|---|---|---:|---:|"]
         for line in assembly.lines:
             p = line.price
+            unit = _usd(p.unit_usd, 3) or "no price"
             out.append(f"| {compact_refs(line.references)} | {line.quantity} | {line.value} | "
                        f"{p.manufacturer} {p.mpn} | {p.supplier} {p.supplier_pn} | "
-                       f"{p.unit_usd:.3f} | {line.line_usd:.2f} |")
-        out += [f"| **total per {assembly.name}** | {assembly.parts} | | | | | "
-                f"**{assembly.unit_usd:.2f}** |", ""]
-    out += ["## Total", "", "| Assembly | Copies | Each $ | Total $ |", "|---|---:|---:|---:|"]
+                       f"{unit} | {_usd(line.line_usd, 2)} |")
+        total = _total(assembly.unit_usd, assembly.unpriced)
+        out += [f"| **total per {assembly.name}** | {assembly.parts} | | | | | **{total}** |", ""]
+    out += ["## Total of the priced lines", "",
+            "| Assembly | Copies | Each $ | Total $ | Lines without a price |",
+            "|---|---:|---:|---:|---:|"]
     for assembly in assemblies:
         out.append(f"| {assembly.name} | {assembly.copies} | {assembly.unit_usd:.2f} | "
-                   f"{assembly.unit_usd * assembly.copies:.2f} |")
+                   f"{assembly.unit_usd * assembly.copies:.2f} | {assembly.unpriced} |")
     grand = sum(a.unit_usd * a.copies for a in assemblies)
-    out += [f"| **all** | | | **{grand:.2f}** |", ""]
+    missing = sum(a.unpriced for a in assemblies)
+    out += [f"| **all** | | | **{grand:.2f}** | {missing} |", ""]
     return "\n".join(out)

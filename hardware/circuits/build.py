@@ -1,12 +1,12 @@
-"""Build every circuit: ERC, KiCad netlists and the costed BOM into one directory."""
+"""Build every circuit: ERC, KiCad netlists and the BOM into one directory."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from hardware.circuits.bom import Assembly, bom_lines, to_csv, to_markdown
 from hardware.circuits.board import build_board
+from hardware.circuits.bom import Assembly, bom_lines, to_csv, to_markdown
 from hardware.circuits.handheld import build_handheld
 from hardware.circuits.hub import build_hub
 from hardware.circuits.pinout import BoardSpec

@@ -46,7 +46,13 @@ CAP_TANTALUM = PartKind(
     ((1, "+", "PASSIVE"), (2, "-", "PASSIVE")), "tantalum capacitor, case B, 10 V",
 )
 BUTTON = _two_pin("SW_Push", "SW", "Button_Switch_THT:SW_PUSH_6mm", "tactile switch 6x6 mm")
-BUZZER = _two_pin("Buzzer", "BZ", "Buzzer_Beeper:Buzzer_12x9.5RM7.6", "passive piezo buzzer")
+# TDK PS1240P02BT (TDK "Piezoelectronic buzzers, PS series, without oscillator
+# circuit", May 2011): a piezo sounder for external drive, 70 dB(A) min at 10 cm
+# with a 3 Vo-p, 4 kHz rectangular wave, the swing a 3.3 V GPIO gives. A piezo is
+# a capacitive, voltage-driven load: a GPIO can drive it directly (Murata, FAQ on
+# piezoelectric sound components, "driven directly from a microcomputer").
+BUZZER = _two_pin("Buzzer", "BZ", "Buzzer_Beeper:Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm",
+                  "piezo sounder, external drive, 4 kHz (TDK PS1240P02BT)")
 
 # Raspberry Pi Pico datasheet, "Pinout": GP0..GP22 on pins 1-29 around the GNDs,
 # GP26-28 on 31, 32, 34. Power pins typed so ERC refuses the wiring mistakes
@@ -99,6 +105,20 @@ LVC1G125 = PartKind(
     "single bus buffer, 3-state output, OE active low",
 )
 
+# SN74LVC244A (TI SCAS414, DW package pinout): two 4-bit buffers, each group
+# enabled by its own active-low OE; +/-24 mA outputs at VCC 3.0 V (HD74LVC244A
+# data sheet, features). The SPI clock and data fan-out: one output per group of
+# readers, so no Pico pad drives the whole star.
+LVC244A = PartKind(
+    "74LVC244A", "U", "Package_SO:SOIC-20W_7.5x12.8mm_P1.27mm",
+    ((1, "~1OE", "INPUT"), (2, "1A1", "INPUT"), (3, "2Y4", "TRISTATE"), (4, "1A2", "INPUT"),
+     (5, "2Y3", "TRISTATE"), (6, "1A3", "INPUT"), (7, "2Y2", "TRISTATE"), (8, "1A4", "INPUT"),
+     (9, "2Y1", "TRISTATE"), (10, "GND", "PWRIN"), (11, "2A1", "INPUT"), (12, "1Y4", "TRISTATE"),
+     (13, "2A2", "INPUT"), (14, "1Y3", "TRISTATE"), (15, "2A3", "INPUT"), (16, "1Y2", "TRISTATE"),
+     (17, "2A4", "INPUT"), (18, "1Y1", "TRISTATE"), (19, "~2OE", "INPUT"), (20, "VCC", "PWRIN")),
+    "octal buffer, 3-state, 5 V tolerant inputs: SPI clock and data fan-out",
+)
+
 # 74HC154 datasheet (TI SCLS161 / Nexperia 74HC154), SO-24 pinout:
 # Y0-Y10 on pins 1-11, Y11-Y15 on 13-17, E1/E2 (active low) on 18/19,
 # A3..A0 on 20-23.
@@ -126,7 +146,7 @@ AHCT125 = PartKind(
 AMS1117_33 = PartKind(
     "AMS1117-3.3", "U", "Package_TO_SOT_SMD:SOT-223-3_TabPin2",
     ((1, "GND", "PWRIN"), (2, "VOUT", "PWROUT"), (3, "VIN", "PWRIN")),
-    "3.3 V 1 A linear regulator for the readers",
+    "3.3 V 1 A linear regulator, one per 16 readers",
 )
 
 # WS2812B datasheet (Worldsemi), 5050 package: 1 VDD, 2 DOUT, 3 VSS, 4 DIN.
@@ -139,7 +159,7 @@ WS2812B = PartKind(
 SUPPLY_5V = PartKind(
     "Conn_5V", "J", "TerminalBlock:TerminalBlock_bornier-2_P5.08mm",
     ((1, "+5V", "PWROUT"), (2, "GND", "PWROUT")),
-    "5 V supply input (LEDs, level shifter, reader regulator)",
+    "5 V supply input (LEDs, level shifter, reader regulators)",
 )
 
 # MCP23008 datasheet (Microchip DS21919), SOIC-18: address 0100 A2 A1 A0 (0x20

@@ -1,8 +1,12 @@
-"""The circuits as code: ERC passes, netlists and the costed BOM come out, ERC can fail."""
+"""The circuits as code: ERC passes, netlists and the BOM come out, ERC can fail.
+
+Also the board's review findings (issue 28): the buzzer a GPIO can drive, one
+regulator per 16 readers, each module's MISO pulled down, SCK and MOSI fanned
+out, and a BOM whose prices each name a dated source or say there is none.
+"""
 
 from __future__ import annotations
 
-import ast
 import csv
 import subprocess
 import sys
@@ -12,10 +16,15 @@ from pathlib import Path
 import pytest
 
 from hardware.circuits import parts
-from hardware.circuits import pinout
 from hardware.circuits.__main__ import main
-from hardware.circuits.board import build_board
+from hardware.circuits.board import (
+    READERS_PER_FANOUT,
+    READERS_PER_REGULATOR,
+    build_board,
+    reader_rail,
+)
 from hardware.circuits.build import BuildResult, build
+from hardware.circuits.catalogue import NO_PRICE, price_of
 from hardware.circuits.pinout import BoardSpec
 from hardware.circuits.skidl_session import new_circuit, run_erc, skidl
 
@@ -40,7 +49,7 @@ def _netlist_parts(path: Path) -> Counter[str]:
 
 @pytest.mark.parametrize(
     ("readers", "seats", "decoders"),
-    [(16, CLASSIC_SEATS, 0), (22, CLASSIC_SEATS, 2), (17, CLASSIC_SEATS, 0), (18, (), 2), (3, (), 0)],
+    [(16, CLASSIC_SEATS, 0), (29, CLASSIC_SEATS, 2), (17, CLASSIC_SEATS, 0), (18, (), 2), (3, (), 0)],
 )
 def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
     tmp_path: Path, readers: int, seats: tuple[int, ...], decoders: int
@@ -56,6 +65,9 @@ def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
     assert board["74HC154"] == decoders
     assert board["WS2812B"] == readers
     assert board["RPi_Pico"] == 1
+    assert board["AMS1117-3.3"] == -(-readers // 16)
+    room_groups, seat_groups = -(-(readers - len(seats)) // 8), -(-len(seats) // 8)
+    assert board["74LVC244A"] == -(-room_groups // 4) + -(-seat_groups // 4)
     rows = _bom_rows(result)
     assert _quantity(rows, "board", "33") == 3 * readers  # SCK, MOSI, CS of each reader
     assert _quantity(rows, "board", "74LVC1G125") == readers
@@ -65,18 +77,45 @@ def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
     assert (handheld["MCP23008"], handheld["SW_Push"], handheld["SSD1306_OLED_module"]) == (1, 4, 1)
 
 
-def test_the_bom_prices_every_line_and_totals_the_table(tmp_path: Path) -> None:
-    result = build(tmp_path, BoardSpec(16, CLASSIC_SEATS), handhelds=10)
+def test_the_bom_prices_a_line_only_with_a_dated_source_and_totals_the_priced_lines(tmp_path: Path) -> None:
+    result = build(tmp_path, BoardSpec(29, CLASSIC_SEATS), handhelds=10)
     rows = _bom_rows(result)
 
-    assert rows and all(r["mpn"] and float(r["unit_usd"]) > 0 and r["price_date"] for r in rows)
-    for row in rows:
+    assert rows and all(r["mpn"] and r["price_source"] for r in rows)
+    priced = [r for r in rows if r["unit_usd"]]
+    unpriced = [r for r in rows if not r["unit_usd"]]
+    assert priced and unpriced
+    for row in priced:
+        assert row["price_date"] and row["price_source"] != NO_PRICE
         assert float(row["line_usd"]) == pytest.approx(int(row["quantity"]) * float(row["unit_usd"]), abs=0.01)
+    assert all(r["price_source"] == NO_PRICE and not r["line_usd"] and not r["price_date"] for r in unpriced)
     markdown = result.bom_md.read_text(encoding="utf-8")
     handheld = next(c.assembly for c in result.circuits if c.name == "handheld")
     assert handheld.copies == 10
     grand = sum(c.assembly.unit_usd * c.assembly.copies for c in result.circuits)
-    assert f"**{grand:.2f}**" in markdown
+    assert grand == pytest.approx(sum(float(r["line_usd"]) * (10 if r["circuit"] == "handheld" else 1)
+                                      for r in priced))
+    assert f"| **all** | | | **{grand:.2f}** | {len(unpriced)} |" in markdown
+    assert "counts the priced lines only" in markdown
+
+
+def test_the_100n_capacitor_is_the_part_its_lcsc_number_names() -> None:
+    # LCSC C14663 is Yageo's CC0603KRX7R9BB104, not a Samsung part.
+    cap = price_of("C", "100n")
+    assert (cap.manufacturer, cap.mpn, cap.supplier_pn) == ("YAGEO", "CC0603KRX7R9BB104", "C14663")
+
+
+def _board(readers: int, seats: tuple[int, ...] = ()) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """({tag:pin -> net}, {net -> [tag:pin, ...]}) of the board of ``readers`` readers."""
+    circuit = build_board(BoardSpec(readers, seats))
+    nets: dict[str, str] = {}
+    members: dict[str, list[str]] = {}
+    for part in circuit.parts:
+        for pin in part.pins:
+            if pin.net is not None:
+                nets[f"{part.tag}:{pin.name}"] = pin.net.name
+                members.setdefault(pin.net.name, []).append(f"{part.tag}:{pin.name}")
+    return nets, members
 
 
 def _reader_nets(readers: int) -> dict[str, str]:
@@ -167,29 +206,58 @@ def test_erc_fails_a_floating_input() -> None:
     assert errors == [next(e for e in errors if "~OE" in e)]
 
 
-def _config_constants() -> dict[str, object]:
-    tree = ast.parse((ROOT / "firmware" / "config.py").read_text(encoding="utf-8"))
-    found: dict[str, object] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "const":
-                value = value.args[0]
-            try:
-                found[node.targets[0].id] = ast.literal_eval(value)
-            except ValueError:
-                continue
-    return found
+def test_the_buzzer_is_a_piezo_its_gpio_drives_through_1k() -> None:
+    nets, _ = _board(16, CLASSIC_SEATS)
+    circuit = build_board(BoardSpec(16, CLASSIC_SEATS))
+    values = {part.tag: str(part.value) for part in circuit.parts}
+
+    assert nets["buzzer.series:1"] == "BUZZER" and values["buzzer.series"] == "1k"
+    assert nets["buzzer.series:2"] == nets["buzzer:1"] and nets["buzzer:2"] == "GND"
+    assert price_of("Buzzer", "Buzzer").mpn == "PS1240P02BT"  # piezo, external drive: no coil, no transistor
 
 
-def test_the_circuits_room_bus_matches_the_firmware_config() -> None:
-    config = _config_constants()
+@pytest.mark.parametrize(("readers", "rails"), [(16, 1), (17, 2), (29, 2)])
+def test_each_regulator_feeds_at_most_16_readers(readers: int, rails: int) -> None:
+    nets, members = _board(readers)
 
-    assert (config["SPI_SCK"], config["SPI_MOSI"], config["SPI_MISO"]) == (
-        pinout.SPI0_SCK, pinout.SPI0_MOSI, pinout.SPI0_MISO)
-    assert config["READER_RST"] == pinout.READER_RST
-    cs_pins = config["CS_PINS"]
-    assert isinstance(cs_pins, tuple) and cs_pins[:16] == pinout.DIRECT_CS[:16]
+    outputs = {net: [m for m in pins if m.endswith(":VOUT")] for net, pins in members.items()}
+    powered = {nets[f"reader{r}:3V3"] for r in range(readers)}
+    assert len(powered) == rails
+    for rail in powered:
+        assert len(outputs[rail]) == 1  # one AMS1117 per rail
+        fed = [r for r in range(readers) if nets[f"reader{r}:3V3"] == rail]
+        assert len(fed) <= READERS_PER_REGULATOR
+        assert all(reader_rail(r) == rail for r in fed)
+
+
+@pytest.mark.parametrize("readers", [3, 29])
+def test_each_modules_miso_is_pulled_down_at_its_buffer(readers: int) -> None:
+    nets, members = _board(readers)
+    circuit = build_board(BoardSpec(readers, ()))
+    values = {part.tag: str(part.value) for part in circuit.parts}
+
+    for reader in range(readers):
+        miso = nets[f"reader{reader}.miso_buffer:A"]
+        ends = {nets[f"reader{reader}.miso_pulldown:1"], nets[f"reader{reader}.miso_pulldown:2"]}
+        assert ends == {miso, "GND"} and values[f"reader{reader}.miso_pulldown"] == "10k"
+        assert sorted(members[miso]) == sorted([f"reader{reader}:MISO", f"reader{reader}.miso_buffer:A",
+                                                f"reader{reader}.miso_pulldown:1"])
+
+
+@pytest.mark.parametrize(("readers", "seats"), [(29, CLASSIC_SEATS), (29, ()), (16, CLASSIC_SEATS)])
+def test_no_pico_pad_drives_more_than_a_few_buffer_inputs(readers: int, seats: tuple[int, ...]) -> None:
+    nets, members = _board(readers, seats)
+
+    for bus in ("SPI0", "SPI1") if seats else ("SPI0",):
+        for signal in ("SCK", "MOSI"):
+            loads = [m for m in members[f"{bus}_{signal}"] if not m.startswith("pico:")]
+            assert loads and all(".fanout" in m for m in loads)  # only 74LVC244A inputs
+    for reader in range(readers):
+        sck, mosi = nets[f"reader{reader}.sck_series:1"], nets[f"reader{reader}.mosi_series:1"]
+        bus = "SPI1" if reader in seats else "SPI0"
+        assert sck.startswith(f"{bus}_SCK_G") and mosi == sck.replace("SCK", "MOSI")  # one group, both lines
+        branches = [m for m in members[sck] if m.endswith("_series:1")]
+        assert 1 <= len(branches) <= READERS_PER_FANOUT
 
 
 def test_board_spec_refuses_impossible_builds() -> None:
