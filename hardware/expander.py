@@ -2,11 +2,14 @@
 
 Why the MCP23008 (Microchip DS21919) rather than a PCF8574 (NXP PCF8574/74A
 rev. 5): both have eight pins, three address pins (MCP23008 0x20-0x27;
-PCF8574 0x20-0x27, PCF8574A 0x38-0x3F) and an open-drain interrupt output,
-but the MCP23008 has a real pull-up per pin (100 kΩ, switched on in the GPPU
-register) where the PCF8574 has only a 100 µA current source, and it runs at
-100 kHz, 400 kHz and 1.7 MHz where the PCF8574 is a 100 kHz (Standard-mode)
-part, which would hold the whole shared bus to 100 kHz.
+PCF8574 0x20-0x27, PCF8574A 0x38-0x3F) and an open-drain interrupt output.
+The pull-ups do not decide it: the MCP23008's (switched on in the GPPU
+register) are the weaker, nominally 100 kΩ, about 33 µA at 3.3 V (40-115 µA
+at 5 V, DS21919 D070), while the PCF8574's quasi-bidirectional pins source
+about 100 µA (30-300 µA, rev. 5 section 8.1 and Table 9); both hold an open
+button high. The speed does: the MCP23008 runs at 100 kHz, 400 kHz and
+1.7 MHz, the PCF8574 is a 100 kHz (Standard-mode) part, which would hold the
+whole shared bus to 100 kHz.
 
 The buttons join a pin to GND; the poller reads the GPIO register (0x09)
 ``poll_hz`` times a second and turns changes into gpiozero-style callbacks
