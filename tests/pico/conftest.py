@@ -1,0 +1,58 @@
+"""The board twin's tests: skipped when the MicroPython image is not built, failed instead with CLUE_PICO_REQUIRED=1.
+
+``make test`` runs them when ``tools/build-pico-image.sh`` has built the image
+(into ``$CLUE_PICO_CACHE``, else ~/.cache/clue-companion/pico), and the summary
+says how many were skipped and the one command that builds it; ``make
+test-pico`` sets CLUE_PICO_REQUIRED=1, so a missing image fails there.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+# tests/pico is a package (a second top-level ``conftest`` clashes with tests/contract's under
+# --doctest-modules); its modules import each other by their plain names, as the other test folders do.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from twin import BUILD_COMMAND, Twin, missing  # noqa: E402
+
+REQUIRED_VARIABLE = "CLUE_PICO_REQUIRED"
+
+
+def require_twin() -> None:
+    """Skip (or fail, with CLUE_PICO_REQUIRED=1) the calling test when the twin cannot run here."""
+    reason = missing()
+    if reason is None:
+        return
+    if os.environ.get(REQUIRED_VARIABLE) == "1":
+        pytest.fail(f"{REQUIRED_VARIABLE}=1 and {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def twin_ready() -> None:
+    """For a test that starts its own twin: skipped (or failed) as :func:`require_twin` says."""
+    require_twin()
+
+
+@pytest.fixture(scope="module")
+def booted() -> Iterator[Twin]:
+    """One twin per test module running firmware/*.py, no readers wired; stopped at the module's end."""
+    require_twin()
+    with Twin() as board:
+        yield board
+
+
+def _is_twin_test(nodeid: str) -> bool:
+    return nodeid.replace("\\", "/").split("::")[0].startswith("tests/pico/")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    skipped = [report for report in terminalreporter.stats.get("skipped", []) if _is_twin_test(report.nodeid)]
+    if skipped:
+        terminalreporter.write_line(f"board twin: {len(skipped)} tests skipped (no MicroPython image); "
+                                    f"build it with: {BUILD_COMMAND}", yellow=True)
