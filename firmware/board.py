@@ -13,6 +13,7 @@ from frames import (
     BUZZER, ERROR, HEARTBEAT, HELLO, HELLO_REQUEST, HOST_HEARTBEAT, INFO, LED, LOG, READERS, SNAPSHOT,
     SNAPSHOT_REQUEST, STATS, STATS_REQUEST, STATS_RESTART, TAG_OFF, TAG_ON, WARNING, WELCOME,
 )
+from mfrc522 import OVERHEATED, WAS_RESET
 from scanner import PLACED
 
 
@@ -93,7 +94,6 @@ class Board:
         self._check_host(now)
         if self.scanner.scan(now, self._on_tag):
             self._health_changed()
-        self._log_brown_outs()
         self._keep_time(now)
         self.leds.update(now)
         self.buzzer.update(now)
@@ -176,21 +176,22 @@ class Board:
         if self.welcomed:  # unwelcomed, the next HELLO carries it
             self._readers()
 
-    def _log_brown_outs(self):
-        """Readers found reset since the last pass (a power dip): the scanner sets them up again."""
-        take = getattr(self.scanner, "take_brown_outs", None)  # fakes in the tests may not count them
-        reset = take() if take else 0
-        for i in range(self.scanner.count):
-            if reset >> i & 1:
-                name = " (%s)" % self._names[i] if self._names and i < len(self._names) else ""
-                self.log(WARNING, "reader %d%s reset itself (power dip?): set up again" % (i, name))
-
     def _log_reader(self, i, working):
-        name = " (%s)" % self._names[i] if self._names and i < len(self._names) else ""
+        """One line each time a reader fails or works again, saying why (Scanner.why)."""
+        reader = "reader %d" % i
+        if self._names and i < len(self._names):
+            reader += " (%s)" % self._names[i]
+        why = self.scanner.why(i)
         if working:
-            self.log(INFO, "reader %d%s answers again" % (i, name))
+            self.log(INFO, reader + (" cooled down; antenna on again" if why == OVERHEATED else " answers again"))
+        elif why == WAS_RESET:  # a power dip or a glitch on RST: the scanner sets it up on the next pass
+            self.log(WARNING, reader + " reset itself (power dip?): set up again")
+        elif why == OVERHEATED:
+            self.log(ERROR, reader + " overheated; antenna off until it cools down")
         else:
-            self.log(ERROR, "reader %d%s: no answer on SPI: check its CS, 3.3 V, GND and MISO" % (i, name))
+            read = self.scanner.readers[i].version_read
+            seen = " (VersionReg 0x%02X)" % read if read else ""
+            self.log(ERROR, reader + ": no module answers%s: check its cable (CS, 3.3 V, GND, MISO)" % seen)
 
     def _check_host(self, now):
         """Three seconds without a frame: LEDs off and back to HELLO, for a host that comes back."""

@@ -24,6 +24,7 @@ _COMMAND = const(0x01)
 _COM_IRQ = const(0x04)
 _DIV_IRQ = const(0x05)
 _ERROR = const(0x06)
+_STATUS2 = const(0x08)
 _FIFO_DATA = const(0x09)
 _FIFO_LEVEL = const(0x0A)
 _BIT_FRAMING = const(0x0D)
@@ -61,6 +62,12 @@ _CRC_DONE = const(0x04)
 _BUFFER_OVFL = const(0x10)
 _COLL_ERR = const(0x08)
 _INTEGRITY = const(0x07)  # CRCErr, ParityErr, ProtocolErr
+# TempErr (9.3.1.7): "the internal temperature sensor detects overheating, in which case the
+# antenna drivers are automatically switched off". Unlike the other bits, command execution
+# does not clear it; TempSensClear (Status2Reg bit 7, 9.3.1.9) does, once the chip is below
+# its 125 C alarm limit.
+_TEMP_ERR = const(0x40)
+_TEMP_SENS_CLEAR = const(0x80)
 
 # Set up by init() and lost by any reset: alive() reads it back (power-on value 0x00).
 _PRESCALER = const(0xA9)  # 13.56 MHz / (2 * 169 + 1): a 25 us timer tick
@@ -81,12 +88,22 @@ ERROR = const(3)
 
 # What health() finds.
 HEALTHY = const(0)
-NO_ANSWER = const(1)  # VersionReg reads 0x00 or 0xFF: nothing on MISO
+NO_ANSWER = const(1)  # VersionReg holds no MFRC522's version: no module on the cable (MISO pulled to 0x00)
 WAS_RESET = const(2)  # answers, but lost its set-up (brown-out, glitch on RST): init() again
+OVERHEATED = const(3)  # TempErr: the chip switched its antenna drivers off
+
+# VersionReg values of chips that run this driver (datasheet 9.3.4.8: 0x91 v1.0, 0x92 v2.0),
+# and those miguelbalboa/rfid names in PCD_DumpVersionToSerial (src/MFRC522.cpp): 0x90 v0.0,
+# 0x88 the Fudan FM17522 clone, 0x12 a counterfeit chip. Anything else, 0x00 from the pull-down
+# on an unplugged module's MISO buffer included, is no module.
+_VERSIONS = (0x92, 0x91, 0x88, 0x12, 0x90)
 
 _WAIT_US = const(5000)  # a command's longest wait: the 1 ms tag timer plus ample slack
 _RX_SIZE = const(16)  # the longest answer read back: 5 UID/BCC bytes here
 _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
+# health() reads VersionReg, TPrescalerReg and ErrorReg in one SPI transaction: each byte sent
+# names the next register to read (datasheet 8.1.2.1, Table 6).
+_HEALTH_READ = bytes((0x80 | _VERSION << 1, 0x80 | _T_PRESCALER << 1, 0x80 | _ERROR << 1, 0))
 
 
 class MFRC522:
@@ -110,6 +127,8 @@ class MFRC522:
         self._cw_gs_p = cw_gs_p & 0x3F
         self._reset_us = reset_us
         self._off_at = time.ticks_us()  # when the field last went off
+        self.version_read = 0  # VersionReg as health() last read it (for the log of a missing module)
+        self._health_in = bytearray(len(_HEALTH_READ))
         # Preallocated so a scan allocates nothing but the UIDs it finds.
         self._reg = bytearray(2)
         self._miso = bytearray(2)
@@ -177,20 +196,50 @@ class MFRC522:
 
     # ---- health -------------------------------------------------------------
 
+    @property
+    def off_at(self):
+        """When this reader's field last went off (``time.ticks_us``)."""
+        return self._off_at
+
     def version(self):
-        """VersionReg: 0x91/0x92 on a real chip, 0x00 or 0xFF when nothing answers."""
+        """VersionReg: 0x91/0x92 on an MFRC522, 0x00 when no module answers."""
         return self._read(_VERSION)
 
     def health(self):
-        """HEALTHY, NO_ANSWER, or WAS_RESET when the chip answers but lost what init() set."""
-        version = self.version()
-        if version == 0x00 or version == 0xFF:
+        """HEALTHY; NO_ANSWER (no MFRC522's version); WAS_RESET (lost what init() set); OVERHEATED."""
+        got = self._health_in
+        self._cs.select()
+        self._spi.write_readinto(_HEALTH_READ, got)
+        self._cs.deselect()
+        self.version_read = got[1]
+        if got[1] not in _VERSIONS:
             return NO_ANSWER
-        return HEALTHY if self._read(_T_PRESCALER) == _PRESCALER else WAS_RESET
+        if got[2] != _PRESCALER:
+            return WAS_RESET
+        return OVERHEATED if got[3] & _TEMP_ERR else HEALTHY
 
     def alive(self):
         """Answers on SPI and still holds its set-up."""
         return self.health() == HEALTHY
+
+    def recover(self):
+        """Try a failed reader again: its health afterwards (HEALTHY when it works again).
+
+        A missing module costs one SPI transaction. An overheated one gets its
+        TempErr cleared (9.3.1.9: TempSensClear works only below the alarm
+        limit, so a chip still hot stays OVERHEATED); its antenna drivers come
+        on again with the next scan's field. Any other is set up afresh.
+        """
+        status = self.health()
+        if status == NO_ANSWER:
+            return status
+        if status == OVERHEATED:
+            self._write(_STATUS2, _TEMP_SENS_CLEAR)
+            self._write(_STATUS2, 0)  # a pulse: the datasheet does not say whether the bit clears itself
+            self._antenna(False)
+        else:
+            self.init()
+        return self.health()
 
     def init(self):
         """Soft reset and set up for ISO 14443A; False if the chip does not answer."""
@@ -232,15 +281,20 @@ class MFRC522:
     def _antenna(self, on):
         self._write(_TX_CONTROL, 0x83 if on else 0x80)  # Tx1RFEn and Tx2RFEn
 
-    def _field_on(self, reset):
+    def _field_on(self, reset, off_at):
         """Field on, and ``settle_us`` of it before the first command.
 
         ``reset``: first make sure the field has been off ``reset_us``, so
-        every tag powers down and forgets HALT (only when needed: the other
-        readers' scans usually give that gap for free).
+        every tag powers down and forgets HALT. A tag lying across two
+        antennas is powered by either, so the gap counts from ``off_at``, when
+        the last antenna that may power it went off (the scanner passes the
+        bus's latest), if that is later than this reader's own.
         """
         if reset:
-            waited = time.ticks_diff(time.ticks_us(), self._off_at)
+            since = self._off_at
+            if off_at is not None and time.ticks_diff(off_at, since) > 0:
+                since = off_at
+            waited = time.ticks_diff(time.ticks_us(), since)
             if waited < self._reset_us:
                 time.sleep_us(self._reset_us - waited)
         self._antenna(True)
@@ -479,16 +533,17 @@ class MFRC522:
                 room -= 1
             self._halt()
 
-    def scan(self, found, known=(), reset=False):
+    def scan(self, found, known=(), reset=False, off_at=None):
         """Append to ``found`` the UID (bytes) of every tag on this reader.
 
         ``known``: UIDs believed present, each confirmed by :meth:`confirm`;
         then newcomers by :meth:`find`, up to ``max_cards`` in all.
-        ``reset``: power every tag down first (see :meth:`_field_on`), for
+        ``reset``: power every tag down first (see :meth:`_field_on`; with
+        ``off_at``, also every tag another antenna may have kept powered), for
         when a tag may be lying there halted but unknown. The antenna is on
         only for the scan, so neighbouring readers never jam each other.
         """
-        self._field_on(reset)
+        self._field_on(reset, off_at)
         try:
             count = 0
             for uid in known:

@@ -3,16 +3,17 @@
 A tag counts as placed the first time its reader sees it and as gone after
 ``misses`` scans in a row without it (docs/protocol.md, Debounce). Each scan
 hands the reader the tags it holds, so it confirms them by UID and searches
-only for newcomers (docs/sensing.md). A reader whose version register reads
-0x00 or 0xFF is failed: it is skipped, its tags are kept (a failed reader is
-unknown, not empty) and it is tried again every ``retry_ms``, set up afresh
-when it answers. A reader that answers but lost its set-up (a brown-out) is
-reported failed the same way and set up again on the next pass.
+only for newcomers (docs/sensing.md). A reader with no module behind it
+(no MFRC522's version in VersionReg) or an overheated one (TempErr) is failed:
+it is skipped, its tags are kept (a failed reader is unknown, not empty) and
+it is tried again every ``retry_ms`` (:meth:`mfrc522.MFRC522.recover`). A
+reader that answers but lost its set-up (a brown-out) is reported failed the
+same way and set up again on the next pass. :meth:`Scanner.why` says which.
 """
 
 import time
 
-from mfrc522 import HEALTHY, WAS_RESET
+from mfrc522 import HEALTHY, NO_ANSWER, WAS_RESET
 
 PLACED = 1
 GONE = 0
@@ -30,7 +31,8 @@ class Scanner:
         self._tags = [{} for _ in readers]  # per reader: uid -> scans missed in a row
         self._working = 0  # bit i set while reader i answers
         self._reset = 0  # bit i: reader i may hold a halted tag it no longer knows
-        self._brown_outs = 0  # bit i: reader i was found reset since take_brown_outs()
+        self._why = bytearray(self.count)  # per reader: the health that last failed it (mfrc522 codes)
+        self._off_at = None  # when the last antenna went off: a tag across two antennas stays powered
         self._retry_at = [0] * self.count
         self._found = []  # reused by every scan
         self._scans = [0] * self.count  # scans of each reader since reset_stats()
@@ -41,15 +43,25 @@ class Scanner:
         """Bitmask of the readers that answer."""
         return self._working
 
+    def why(self, i):
+        """Why reader ``i`` last failed: an mfrc522 health code (NO_ANSWER, WAS_RESET, OVERHEATED)."""
+        return self._why[i]
+
     def start(self, now):
         """Set every reader up (after the shared reset); the bitmask of those that answer."""
         self._working = 0
         for i in range(self.count):
-            if self.readers[i].init():
+            reader = self.readers[i]
+            if reader.init():
                 self._working |= 1 << i
             else:
-                self._retry_at[i] = time.ticks_add(now, self._retry_ms)
+                self._failed(i, reader.health(), time.ticks_add(now, self._retry_ms))
         return self._working
+
+    def _failed(self, i, health, retry_at):
+        self._working &= ~(1 << i)
+        self._why[i] = NO_ANSWER if health == HEALTHY else health  # HEALTHY: init() failed all the same
+        self._retry_at[i] = retry_at
 
     def scan(self, now, on_tag):
         """Scan every reader once; ``on_tag(PLACED or GONE, reader, uid)`` per change.
@@ -68,17 +80,13 @@ class Scanner:
         reader = self.readers[i]
         health = reader.health()
         if health != HEALTHY:
-            self._working &= ~(1 << i)
             # A reader that reset itself answers: set it up on the next pass.
-            if health == WAS_RESET:
-                self._brown_outs |= 1 << i
-                self._retry_at[i] = now
-            else:
-                self._retry_at[i] = time.ticks_add(now, self._retry_ms)
+            self._failed(i, health, now if health == WAS_RESET else time.ticks_add(now, self._retry_ms))
             return
         found = self._found
         tags = self._tags[i]
-        reader.scan(found, tags, self._reset >> i & 1)
+        reader.scan(found, tags, self._reset >> i & 1, self._off_at)
+        self._off_at = reader.off_at
         self._reset &= ~(1 << i)
         self._count(i, found)
         for uid in found:
@@ -101,16 +109,11 @@ class Scanner:
         found.clear()
 
     def _retry(self, i, now):
-        if self.readers[i].init():
+        health = self.readers[i].recover()
+        if health == HEALTHY:
             self._working |= 1 << i
         else:
-            self._retry_at[i] = time.ticks_add(now, self._retry_ms)
-
-    def take_brown_outs(self):
-        """Bitmask of the readers found reset (answering, set-up lost) since the last call."""
-        found = self._brown_outs
-        self._brown_outs = 0
-        return found
+            self._failed(i, health, time.ticks_add(now, self._retry_ms))
 
     def entries(self):
         """Every (reader, uid) held now, reader by reader: what a SNAPSHOT lists."""

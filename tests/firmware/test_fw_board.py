@@ -208,7 +208,7 @@ def test_a_failed_reader_is_reported_keeps_its_tags_and_is_retried_every_two_sec
     host.board.fail_reader(2)
     got = host.run(200, heartbeat_every=100)
     assert [m.working for m in got if isinstance(m, Readers)] == [frozenset({0, 1, 3})]
-    assert ("error", "reader 2 (Conservatory): no answer on SPI: check its CS, 3.3 V, GND and MISO") in logs(got)
+    assert ("error", "reader 2 (Conservatory): no module answers: check its cable (CS, 3.3 V, GND, MISO)") in logs(got)
     host.board.remove(MUSTARD)  # lifted while the reader is dead: nobody can know yet
     got = host.run(1500, heartbeat_every=100)
     assert not [m for m in got if isinstance(m, (TagOff, Readers))]
@@ -228,7 +228,7 @@ def test_a_reader_dead_from_power_on_is_missing_from_hello(mp: MicroPython) -> N
         mp.run("rig = fw_rig.Rig(4, failed=(1,))")
         host = Host(board)
         got = host.run(10)
-        assert got[0] == Log("error", "reader 1 (Ballroom): no answer on SPI: check its CS, 3.3 V, GND and MISO")
+        assert got[0] == Log("error", "reader 1 (Ballroom): no module answers: check its cable (CS, 3.3 V, GND, MISO)")
         assert got[1] == Hello((1, 1), (1, 1, 0), 4, frozenset({0, 2, 3}), seq=1, board_id=PICO_ID)
     finally:
         board.close()
@@ -242,6 +242,39 @@ def test_a_reader_that_fails_while_unwelcomed_is_only_logged_until_hello_or_snap
     host.send(Welcome((1, 0)))
     got = host.run(20)
     assert kinds(got) == ["Snapshot", "Readers"] and got[-1].working == frozenset({1, 2, 3})
+
+
+def test_an_unplugged_module_is_reported_once_as_missing_and_retried_cheaply(host: Host) -> None:
+    host.welcome()
+    # Unplugged: the pull-down on its MISO buffer's input reads 0x00; noise would read anything.
+    host.board.mp.run("rig.fail_reader(1, 0x5A)")
+    got = host.run(5000, heartbeat_every=100)
+    assert logs(got) == [("error", "reader 1 (Ballroom): no module answers (VersionReg 0x5A): "
+                                   "check its cable (CS, 3.3 V, GND, MISO)")]  # once, and not a "power dip"
+    assert [m.working for m in got if isinstance(m, Readers)] == [frozenset({0, 2, 3})]
+    # Retried every 2 s, one SPI transaction each: the bus is not held 57 ms per try.
+    host.board.mp.run("chip = rig.chips[1]\nbefore = chip.transfers")
+    host.run(4000, heartbeat_every=100)
+    assert host.board.mp.eval("chip.transfers - before") == 2
+    host.board.heal_reader(1)
+    got = host.run(2000, heartbeat_every=100)
+    assert logs(got) == [("info", "reader 1 (Ballroom) answers again")]
+
+
+def test_an_overheated_reader_is_reported_once_keeps_its_tags_and_comes_back_cooled(host: Host) -> None:
+    host.board.place(MUSTARD, 2)
+    host.welcome()
+    host.board.mp.run("rig.chips[2].overheat()")
+    got = host.run(3000, heartbeat_every=100)
+    assert logs(got) == [("error", "reader 2 (Conservatory) overheated; antenna off until it cools down")]
+    assert [m.working for m in got if isinstance(m, Readers)] == [frozenset({0, 1, 3})]
+    assert not [m for m in got if isinstance(m, (TagOff, TagOn))]  # down, so unknown: not empty
+    host.board.mp.run("rig.chips[2].cool()")
+    got = host.run(2100, heartbeat_every=100)
+    assert logs(got) == [("info", "reader 2 (Conservatory) cooled down; antenna on again")]
+    assert [m.working for m in got if isinstance(m, Readers)] == [frozenset(range(4))]
+    assert not [m for m in got if isinstance(m, (TagOff, TagOn))]  # the tag is confirmed where it was
+    assert host.board.mp.eval("rig.chips[2].field_on or rig.chips[2].register(0x06)") == 0
 
 
 # ---- LEDs and buzzer -------------------------------------------------------------------------------

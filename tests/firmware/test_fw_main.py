@@ -52,7 +52,7 @@ def test_main_boots_says_hello_and_stops_on_ctrl_c(usb: MicroPython) -> None:
     mp.run("machine.reset_world()\nmain.UsbSerial = lambda: usb(b'\\r\\x03\\x03')\nmain.main()")
     got = Parser().feed(bytes.fromhex(mp.eval("out.getvalue().hex()")))
     assert [m.text for m in got if isinstance(m, Log)][0] == (
-        "reader 0 (Kitchen): no answer on SPI: check its CS, 3.3 V, GND and MISO")
+        "reader 0 (Kitchen): no module answers: check its cable (CS, 3.3 V, GND, MISO)")
     assert got[16] == Hello((1, 1), (1, 1, 0), 16, frozenset(), seq=16, board_id=bytes.fromhex("e66138104b2a252d"))
     assert len(got) == 17
     assert mp.eval("[machine.wdts[-1].timeout, machine.wdts[-1].feeds, len(machine.timers)]") == [8000, 1, 1]

@@ -14,17 +14,25 @@ type A state machine, answering only once it has had ``boot_us`` of field.
 Time is a :class:`VirtualClock` shared with the driver (``mfrc522.time`` is
 replaced by it): SPI bytes, frames on air, the chip's timer and the
 driver's sleeps all move it, so a test can measure a scan's duration and
-check the antenna's timing on the register log. The field itself: off for
-``RESET_US`` or more and every tag powers down (back to IDLE); a shorter gap
-leaves each tag as it was, HALT included.
+check the antenna's timing on the register log. The field itself: a tag
+out of every field for ``RESET_US`` or more powers down (back to IDLE); a
+shorter gap leaves it as it was, HALT included (fake_tags.Card: a tag over two
+antennas is powered by either).
+
+Faults: :meth:`FakeChip.fail` (no module on the cable: MISO reads a fixed
+byte), a brown-out (:meth:`FakeChip.power_on`), and overheating
+(:meth:`FakeChip.overheat`: TempErr, antenna drivers off, datasheet 9.3.1.7,
+latched until TempSensClear is written below the alarm limit, 9.3.1.9).
 """
 
 import binascii
 
 import machine
-from fake_tags import ACTIVE, BOOT_US, HALT, IDLE, READY, REQA, SEL, STATE_NAMES, WUPA, Card, VirtualClock, crc_a
+from fake_tags import (
+    ACTIVE, BOOT_US, HALT, IDLE, READY, REQA, RESET_US, SEL, STATE_NAMES, WUPA, Card, VirtualClock, crc_a,
+)
 
-__all__ = ("ACTIVE", "BOOT_US", "HALT", "IDLE", "READY", "REQA", "SEL", "STATE_NAMES", "WUPA", "Card",
+__all__ = ("ACTIVE", "BOOT_US", "HALT", "IDLE", "READY", "REQA", "RESET_US", "SEL", "STATE_NAMES", "WUPA", "Card",
            "FakeChip", "FakeDecoder", "VirtualClock", "crc_a")
 
 # Registers.
@@ -32,6 +40,7 @@ COMMAND = 0x01
 COM_IRQ = 0x04
 DIV_IRQ = 0x05
 ERROR = 0x06
+STATUS2 = 0x08
 FIFO_DATA = 0x09
 FIFO_LEVEL = 0x0A
 CONTROL = 0x0C
@@ -57,6 +66,7 @@ TRANSCEIVE = 0x0C
 SOFT_RESET = 0x0F
 
 # ErrorReg bits (datasheet 9.3.1.7).
+TEMP_ERR = 0x40
 BUFFER_OVFL = 0x10
 COLL_ERR = 0x08
 PARITY_ERR = 0x02
@@ -72,7 +82,6 @@ _CRC_PRESETS = (0x0000, 0x6363, 0xA671, 0xFFFF)  # ModeReg CRCPreset
 # Air timing at 106 kbit/s (ISO 14443-2/-3): one bit is 128 carrier cycles.
 ETU_NS = 9440  # 128 / 13.56 MHz
 FDT_US = 91  # PICC answer delay, 1236/fc (ISO 14443-3 6.2.1.2, last PCD bit 1)
-RESET_US = 5000  # field off this long resets every tag (NXP Reader Library's default field-off time)
 
 
 def _lowest_bit(value):
@@ -99,16 +108,19 @@ class FakeChip:
     ``spi_hz`` sets how long each SPI byte takes on the clock; ``call_us`` adds
     a fixed cost per SPI transaction (the interpreter's, on a real Pico: 0
     unless a test asks). With ``logging`` on, every register access is kept in
-    ``log`` as (time_us, "r" or "w", register, value).
+    ``log`` as (time_us, "r" or "w", register, value). ``version``: what
+    VersionReg holds (0x92 an MFRC522 v2.0, 0x91 v1.0; 0x88 an FM17522 clone).
     """
 
-    def __init__(self, cs=None, rst=None, clock=None, spi_hz=1_000_000, call_us=0):
+    def __init__(self, cs=None, rst=None, clock=None, spi_hz=1_000_000, call_us=0, version=0x92):
         self.clock = clock or VirtualClock()
         self.byte_us = 8_000_000 / spi_hz
         self.call_us = call_us
         self.selected = False
         self.failed = False  # a dead reader: MISO reads ``fail_value``, writes are lost
         self.fail_value = 0x00
+        self.version = version
+        self.hot = False  # above the temperature alarm limit (TempErr then set)
         self.cards = []
         self.transfers = 0  # SPI transactions seen (for tests)
         self.transceives = 0
@@ -123,7 +135,7 @@ class FakeChip:
         self._addr = 0
         self._reading = False
         self._in_reset = False
-        self._off_at = -RESET_US  # the field has been off "forever" at power-on
+        self._radiating = False  # the antenna drivers are on
         self._done_at = None  # when the running Transceive finishes, and the ComIrqReg bits it sets then
         self._done_bits = 0
         self._bus = machine.selected_devices()
@@ -154,22 +166,37 @@ class FakeChip:
         self._in_reset = level == 0  # hard power-down while RST is low
         if not self._in_reset:
             self.power_on()
+        self._update_field()
 
     def power_on(self):
         """Registers to their power-on values, FIFO empty, field off (also what a brown-out does)."""
-        if self.field_on_now():
-            self._off_at = self.clock.now
         regs = self._regs
         for i in range(64):
             regs[i] = 0
         for reg, value in _DEFAULTS.items():
             regs[reg] = value
+        regs[VERSION] = self.version
+        if self.hot:
+            regs[ERROR] = TEMP_ERR  # the sensor still finds it too hot
         self._fifo = bytearray()
         self._done_at = None
+        self._update_field()
+
+    def overheat(self):
+        """Above the alarm limit: TempErr set, antenna drivers off (datasheet 9.3.1.7)."""
+        self.hot = True
+        self._regs[ERROR] |= TEMP_ERR
+        self._update_field()
+
+    def cool(self):
+        """Below the limit again; TempErr stays set until the driver writes TempSensClear (9.3.1.9)."""
+        self.hot = False
 
     def fail(self, value=0x00):
+        """No module on the cable any more (unplugged): MISO reads ``value``, the field is gone."""
         self.failed = True
         self.fail_value = value
+        self._update_field()
 
     def heal(self):
         """Answering again, as after a reconnect: from power-on state, so it needs setting up."""
@@ -181,34 +208,39 @@ class FakeChip:
 
     @property
     def field_on(self):
-        return self.field_on_now()
+        return self._radiating
 
     def field_on_now(self):
-        return self._regs[TX_CONTROL] & 0x03 != 0
+        return self._radiating
 
-    def _field_changed(self, on):
-        now = self.clock.now
-        if not on:
-            self._off_at = now
+    def _update_field(self):
+        """The antenna radiates while Tx1RFEn/Tx2RFEn are set, out of reset and without TempErr."""
+        on = (self._regs[TX_CONTROL] & 0x03 != 0 and not self._regs[ERROR] & TEMP_ERR and not self._in_reset
+              and not self.failed)
+        if on == self._radiating:
             return
-        if now - self._off_at >= RESET_US:
-            for card in self.cards:
-                card.power(now)  # a real power-down: every tag boots afresh, IDLE
-        else:
-            for card in self.cards:
-                if card.powered_at is None:
-                    card.power(now)  # a tag laid down during the gap
+        self._radiating = on
+        now = self.clock.now
+        for card in self.cards:
+            if on:
+                card.field_on(now)
+            else:
+                card.field_off(now)
 
     def add(self, card):
-        if self.field_on_now():
-            card.power(self.clock.now)
-        else:
-            card.unpower()
+        """Lay ``card`` over this antenna (it may lie over others too: see fake_tags.Card)."""
+        card.antennas += 1
+        if self._radiating:
+            card.field_on(self.clock.now)
         self.cards.append(card)
 
     def remove(self, card):
         self.cards.remove(card)
-        card.unpower()
+        if self._radiating:
+            card.field_off(self.clock.now)
+        card.antennas -= 1
+        if not card.antennas:
+            card.unpower()
 
     def states(self):
         """Each tag's state name, by UID in hex (for tests)."""
@@ -288,10 +320,15 @@ class FakeChip:
             if value & 0x80 and regs[COMMAND] & 0x0F == TRANSCEIVE:
                 self._transceive()
         elif reg == TX_CONTROL:
-            was = self.field_on_now()
             regs[reg] = value
-            if was != self.field_on_now():
-                self._field_changed(not was)
+            self._update_field()
+        elif reg == STATUS2:
+            regs[reg] = value & 0xC8  # bits 2-0 (ModemState) are the chip's
+            if value & 0x80 and not self.hot:  # TempSensClear, below the alarm limit
+                regs[ERROR] &= ~TEMP_ERR
+                self._update_field()
+        elif reg == ERROR:
+            pass  # read-only
         elif reg != VERSION:
             regs[reg] = value
 
@@ -336,7 +373,7 @@ class FakeChip:
                     answer = card.receive(data, bits)
                     if answer is not None:
                         answers.append(answer)
-        regs[ERROR] = 0
+        regs[ERROR] &= TEMP_ERR  # a command clears every error bit but TempErr (9.3.1.7)
         sent_us = (2 + bits + bits // 8) * ETU_NS // 1000  # start, data, parity, end
         if answers:
             heard = self._receive(answers, framing >> 4 & 0x07)

@@ -6,9 +6,15 @@ ANTICOLLISION and SELECT at every cascade level, HLTA. It answers only what
 a real tag would, with the CRC_A checked where the standard has one, and
 only once it has had ``boot_us`` of field (ISO 14443-3 clause 5: a PICC
 accepts a request within 5 ms of unmodulated field).
+
+A tag may lie over several antennas (straddling two of a room): it is powered
+while any of their fields is on, and only ``RESET_US`` without any field
+powers it down (back to IDLE, HALT forgotten); a shorter gap leaves it as it
+was.
 """
 
 BOOT_US = 5000  # field a tag needs before it answers (ISO 14443-3 clause 5)
+RESET_US = 5000  # no field this long powers a tag down (NXP Reader Library's default field-off time)
 
 
 def crc_a(data, preset=0x6363):
@@ -75,7 +81,10 @@ class Card:
         self.saks = {4: (0x08,), 7: (0x04, 0x00), 10: (0x04, 0x04, 0x20)}[len(uid)]
         self.atqa = {4: 0x0004, 7: 0x0044, 10: 0x0084}[len(uid)]
         self.boot_us = boot_us
-        self.powered_at = None  # when it got field; None while unpowered
+        self.powered_at = None  # when it booted; None while unpowered
+        self.antennas = 0  # readers it lies over
+        self._fields = 0  # of those, how many have their field on now
+        self._dark_since = None  # when the last of those fields went off
         self.state = IDLE
         self.level = 0
         self.from_halt = False  # READY*/ACTIVE* (woken from HALT): errors send it back to HALT
@@ -88,8 +97,27 @@ class Card:
         self.level = 0
         self.from_halt = False
 
+    def field_on(self, now):
+        """One more field reaches the tag: the first after ``RESET_US`` without any boots it afresh."""
+        if self._fields == 0 and (self.powered_at is None or self._dark_since is None
+                                  or now - self._dark_since >= RESET_US):
+            self.power(now)
+        self._fields += 1
+
+    def field_off(self, now):
+        self._fields -= 1
+        if self._fields == 0:
+            self._dark_since = now
+
+    @property
+    def fielded(self):
+        """Some field reaches it now."""
+        return self._fields > 0
+
     def unpower(self):
         self.powered_at = None
+        self._fields = 0
+        self._dark_since = None
         self.state = IDLE
         self.level = 0
         self.from_halt = False

@@ -38,13 +38,21 @@ class Bench:
         self.cards[uid_hex] = card
         return card
 
+    def place_over(self, uid_hex, readers, boot_us=fake_mfrc522.BOOT_US):
+        """A tag lying across several antennas (straddling them): powered by any of their fields."""
+        card = fake_mfrc522.Card(binascii.unhexlify(uid_hex), boot_us)
+        for reader in readers:
+            self.chips[reader].add(card)
+        self.cards[uid_hex] = card
+        return card
+
     def remove(self, uid_hex, reader=0):
         self.chips[reader].remove(self.cards.pop(uid_hex))
 
-    def scan(self, reader=0, known=(), reset=False):
+    def scan(self, reader=0, known=(), reset=False, off_at=None):
         """The UIDs the driver reports, as hex, in the order found; ``known`` as hex too."""
         found = []
-        self.drivers[reader].scan(found, [binascii.unhexlify(uid) for uid in known], reset)
+        self.drivers[reader].scan(found, [binascii.unhexlify(uid) for uid in known], reset, off_at)
         return [binascii.hexlify(uid).decode() for uid in found]
 
     def selected(self, uid_hex):
