@@ -2,6 +2,8 @@
 #   make run    set up .venv and run the companion on mock hardware (virtual board, emulated handhelds);
 #               PORT=8080 serves the web page there, ARGS="--edition doctor_who" adds options to `run`
 #   make test   set up .venv and run the type check and the whole test suite (in parallel: WORKERS=3 processes)
+#   make test-pico  the board twin's tests alone (the real firmware on MicroPython's rp2 port on an emulated
+#               RP2040); fails when the image is missing: build it first with tools/build-pico-image.sh
 #   make check  the inner loop: the type check and the fast tests (conftest.py marks the browser, firmware,
 #               subprocess and real-server tests slow and leaves them to make test), in under a minute
 # Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
@@ -13,6 +15,11 @@ BIN := $(VENV)/bin
 SAMPLE ?= examples/classic-sample.jsonl
 FIRMWARE_NODE := tests/firmware/node_modules/.installed
 PAGES_NODE := tests/web/node_modules/.installed
+PICO_NODE := tests/pico/node_modules/.installed
+# The board twin's images (tools/build-pico-image.sh): outside the repository, in the user's cache. The tests
+# run with a temporary HOME, so they are told where it is. Without the image the twin's tests are skipped.
+CLUE_PICO_CACHE ?= $(HOME)/.cache/clue-companion/pico
+export CLUE_PICO_CACHE
 # pytest-xdist processes for make test; each test file stays in one process (--dist loadfile), so a module's
 # browser and servers start once. Three on two cores: the suite waits on browsers, servers and subprocesses
 # about half the time (measured: pytest 5:31 with 2, 4:22 with 3, on this project's 2-core machine)
@@ -22,7 +29,7 @@ PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
 # the workers and the next run import them instead of compiling every module again
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test check typecheck bench screenshots clean
+.PHONY: run test test-pico check typecheck bench screenshots clean
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian or Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
@@ -44,11 +51,20 @@ $(PAGES_NODE): tests/web/package.json tests/web/package-lock.json
 	cd tests/web && npm ci --silent --no-audit --no-fund
 	@touch $@
 
+# rp2040js, the RP2040 emulator the board twin runs on.
+$(PICO_NODE): tests/pico/package.json tests/pico/package-lock.json
+	@command -v npm >/dev/null || { echo "npm not found: the board twin needs Node.js (on Debian: apt install nodejs npm)"; exit 1; }
+	cd tests/pico && npm ci --silent --no-audit --no-fund
+	@touch $@
+
 typecheck: $(BIN)/.installed
 	$(BIN)/python -m mypy --strict companion hardware web
 
-test: typecheck $(FIRMWARE_NODE) $(PAGES_NODE)
+test: typecheck $(FIRMWARE_NODE) $(PAGES_NODE) $(PICO_NODE)
 	$(PYTEST) --durations=15
+
+test-pico: $(BIN)/.installed $(FIRMWARE_NODE) $(PICO_NODE)
+	CLUE_PICO_REQUIRED=1 $(PYTEST) tests/pico tests/firmware/test_fw_pinmap.py
 
 check: typecheck
 	$(PYTEST) -m "not slow"
@@ -67,4 +83,4 @@ screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis tests/firmware/node_modules
+	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis tests/firmware/node_modules tests/web/node_modules tests/pico/node_modules
