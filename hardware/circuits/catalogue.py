@@ -45,11 +45,12 @@ def _resistor(mpn: str, lcsc: str) -> Price:
 CATALOGUE: dict[tuple[str, str], Price] = {
     ("RPi_Pico", "RPi_Pico"): Price(
         "Raspberry Pi", "SC0915", "Raspberry Pi approved reseller", "SC0915", 4.00,
-        "Raspberry Pi's launch price for the Pico, US$4 (launched 21 January 2021)", "2021-01-21"),
+        "Raspberry Pi's launch price for the Pico, US$4, released 21 January 2021 (as reported in "
+        "thisisanitsupportgroup.com/blog/pi-pico-4-dollar-microcontroller-revolution)", "2021-01-21"),
     ("RC522_module", "RC522_module"): Price(
         "generic (NXP MFRC522)", "RFID-RC522 module", "marketplace", "-", 2.63,
         "one maker's marketplace price for an MFRC522 kit, tags included "
-        "(kb7kmo.blogspot.com, 'A quick look at RFID')", "2019-01"),
+        "(kb7kmo.blogspot.com/2019/01/a-quick-look-at-rfid.html)", "2019-01"),
     ("74LVC1G125", "74LVC1G125"): _unpriced("Texas Instruments", "SN74LVC1G125DBVR"),
     ("74LVC244A", "74LVC244A"): _unpriced("Texas Instruments", "SN74LVC244ADWR"),
     ("74HC154", "74HC154"): _unpriced("Nexperia", "74HC154D,653"),

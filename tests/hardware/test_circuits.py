@@ -8,10 +8,12 @@ out, and a BOM whose prices each name a dated source or say there is none.
 from __future__ import annotations
 
 import csv
+import functools
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -105,8 +107,17 @@ def test_the_100n_capacitor_is_the_part_its_lcsc_number_names() -> None:
     assert (cap.manufacturer, cap.mpn, cap.supplier_pn) == ("YAGEO", "CC0603KRX7R9BB104", "C14663")
 
 
-def _board(readers: int, seats: tuple[int, ...] = ()) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """({tag:pin -> net}, {net -> [tag:pin, ...]}) of the board of ``readers`` readers."""
+class BoardView(NamedTuple):
+    """A built board read back: each tag:pin's net, each net's tag:pins, each part's value."""
+
+    nets: dict[str, str]
+    members: dict[str, list[str]]
+    values: dict[str, str]
+
+
+@functools.cache
+def _board(readers: int, seats: tuple[int, ...] = ()) -> BoardView:
+    """The board of ``readers`` readers, built once per build for the tests that only read it."""
     circuit = build_board(BoardSpec(readers, seats))
     nets: dict[str, str] = {}
     members: dict[str, list[str]] = {}
@@ -115,23 +126,12 @@ def _board(readers: int, seats: tuple[int, ...] = ()) -> tuple[dict[str, str], d
             if pin.net is not None:
                 nets[f"{part.tag}:{pin.name}"] = pin.net.name
                 members.setdefault(pin.net.name, []).append(f"{part.tag}:{pin.name}")
-    return nets, members
-
-
-def _reader_nets(readers: int) -> dict[str, str]:
-    """Each part tag's pins by name -> net name, for the board of ``readers`` readers."""
-    circuit = build_board(BoardSpec(readers, ()))
-    nets = {}
-    for part in circuit.parts:
-        for pin in part.pins:
-            if pin.net is not None:
-                nets[f"{part.tag}:{pin.name}"] = pin.net.name
-    return nets
+    return BoardView(nets, members, {part.tag: str(part.value) for part in circuit.parts})
 
 
 @pytest.mark.parametrize("readers", [4, 20])
 def test_each_miso_buffer_is_enabled_by_its_own_readers_chip_select(readers: int) -> None:
-    nets = _reader_nets(readers)
+    nets = _board(readers).nets
 
     for reader in range(readers):
         select = nets[f"reader{reader}.miso_buffer:~OE"]
@@ -207,9 +207,7 @@ def test_erc_fails_a_floating_input() -> None:
 
 
 def test_the_buzzer_is_a_piezo_its_gpio_drives_through_1k() -> None:
-    nets, _ = _board(16, CLASSIC_SEATS)
-    circuit = build_board(BoardSpec(16, CLASSIC_SEATS))
-    values = {part.tag: str(part.value) for part in circuit.parts}
+    nets, _, values = _board(16, CLASSIC_SEATS)
 
     assert nets["buzzer.series:1"] == "BUZZER" and values["buzzer.series"] == "1k"
     assert nets["buzzer.series:2"] == nets["buzzer:1"] and nets["buzzer:2"] == "GND"
@@ -218,7 +216,7 @@ def test_the_buzzer_is_a_piezo_its_gpio_drives_through_1k() -> None:
 
 @pytest.mark.parametrize(("readers", "rails"), [(16, 1), (17, 2), (29, 2)])
 def test_each_regulator_feeds_at_most_16_readers(readers: int, rails: int) -> None:
-    nets, members = _board(readers)
+    nets, members, _ = _board(readers)
 
     outputs = {net: [m for m in pins if m.endswith(":VOUT")] for net, pins in members.items()}
     powered = {nets[f"reader{r}:3V3"] for r in range(readers)}
@@ -232,9 +230,7 @@ def test_each_regulator_feeds_at_most_16_readers(readers: int, rails: int) -> No
 
 @pytest.mark.parametrize("readers", [3, 29])
 def test_each_modules_miso_is_pulled_down_at_its_buffer(readers: int) -> None:
-    nets, members = _board(readers)
-    circuit = build_board(BoardSpec(readers, ()))
-    values = {part.tag: str(part.value) for part in circuit.parts}
+    nets, members, values = _board(readers)
 
     for reader in range(readers):
         miso = nets[f"reader{reader}.miso_buffer:A"]
@@ -246,7 +242,7 @@ def test_each_modules_miso_is_pulled_down_at_its_buffer(readers: int) -> None:
 
 @pytest.mark.parametrize(("readers", "seats"), [(29, CLASSIC_SEATS), (29, ()), (16, CLASSIC_SEATS)])
 def test_no_pico_pad_drives_more_than_a_few_buffer_inputs(readers: int, seats: tuple[int, ...]) -> None:
-    nets, members = _board(readers, seats)
+    nets, members, _ = _board(readers, seats)
 
     for bus in ("SPI0", "SPI1") if seats else ("SPI0",):
         for signal in ("SCK", "MOSI"):
