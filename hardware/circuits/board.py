@@ -9,8 +9,7 @@ Per reader (docs/circuit.md explains each choice):
   (source termination against ringing on the ribbon run);
 - a 10 kohm pull-up on its chip select (direct wiring) so no reader is selected
   and no buffer drives MISO while the Pico boots: RP2040 pads come out of reset
-  with their pull-down on (RP2040 datasheet, PADS_BANK0 GPIO reset value).
-
+  with their pull-down on (RP2040 datasheet, PADS_BANK0 GPIO reset value);
 - a 10 kohm pull-down on the module's MISO at the buffer's input, so an
   unplugged module reads 0x00 (the firmware's "no module") instead of a
   floating CMOS input's noise.
