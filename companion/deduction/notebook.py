@@ -24,49 +24,64 @@ are applied first, so a late game has few cards left to count.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
 from .counting import Count
 from .facts import ASIDE, ENVELOPE, Contradiction, Deck, Fact, Notebook, Triple
 from .settling import Problem, Settled
 
-__all__ = ["ASIDE", "ENVELOPE", "Contradiction", "Deck", "Fact", "Notebook", "Triple", "deduce"]
+__all__ = ["ASIDE", "ENVELOPE", "Contradiction", "Counter", "Deck", "Fact", "Notebook", "Triple", "deduce"]
+
+
+class Counter(Protocol):
+    """What counts the deals once the facts are settled: :class:`.counting.Count`, or the reference kept
+    to hold it against (:class:`.reference_count.ReferenceCount`)."""
+
+    def __init__(self, problem: Problem, setup: Settled) -> None: ...
+
+    def card_counts(self) -> tuple[int, dict[str, dict[str, int]]]: ...
+
+    def triples(self) -> dict[Triple, int]: ...
 
 
 def deduce(deck: Deck, hand_sizes: Mapping[str, int], facts: Sequence[Fact], face_up: Iterable[str] = (),
-           aside: int = 0) -> Notebook:
+           aside: int = 0, *, counter: type[Counter] = Count) -> Notebook:
     """Count every deal of ``deck`` that fits ``facts``; :class:`Contradiction` if none does.
 
     ``hand_sizes`` gives every player's hand size, in seat order; ``face_up``
     cards are in nobody's hand; ``aside`` cards lie face down in no hand.
+    ``counter`` is for the benchmark and tests, which hold the count against
+    the reference.
     """
     problem = Problem(deck, dict(hand_sizes), tuple(face_up), aside)
-    notebook = _solve(problem, facts)
+    notebook = _solve(problem, facts, counter)
     if notebook is None:
-        raise Contradiction("these entries cannot all be true: {entries}", entries=_responsible(problem, facts))
+        raise Contradiction("these entries cannot all be true: {entries}",
+                            entries=_responsible(problem, facts, counter))
     return notebook
 
 
-def _responsible(problem: Problem, facts: Sequence[Fact]) -> list[str]:
+def _responsible(problem: Problem, facts: Sequence[Fact], counter: type[Counter]) -> list[str]:
     """A smallest-by-deletion set of facts that cannot all be true."""
     kept = list(facts)
     for fact in list(facts):
         trial = [other for other in kept if other is not fact]
-        if _solve(problem, trial) is None:
+        if _solve(problem, trial, counter) is None:
             kept = trial
     return [fact.source for fact in kept]
 
 
-def _solve(problem: Problem, facts: Sequence[Fact]) -> Notebook | None:
+def _solve(problem: Problem, facts: Sequence[Fact], counter_type: type[Counter]) -> Notebook | None:
     setup = Settled.build(problem, facts)
     if setup is None:
         return None
-    counter = Count(problem, setup)
+    counter = counter_type(problem, setup)
     deals, counts = counter.card_counts()
     for triple in setup.forbidden:
         # Envelopes are exclusive, so the deals a wrong accusation rules out can be counted and taken away.
         ruled_out = Settled.build(problem, [*facts, Fact.envelope(triple, "")])
         if ruled_out is not None:
-            less, fewer = Count(problem, ruled_out).card_counts()
+            less, fewer = counter_type(problem, ruled_out).card_counts()
             deals -= less
             for card, at in fewer.items():
                 for place, count in at.items():
