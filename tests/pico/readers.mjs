@@ -21,6 +21,7 @@ const COMMAND = 0x01;
 const COM_IRQ = 0x04;
 const DIV_IRQ = 0x05;
 const ERROR = 0x06;
+const STATUS2 = 0x08;
 const FIFO_DATA = 0x09;
 const FIFO_LEVEL = 0x0a;
 const CONTROL = 0x0c;
@@ -43,8 +44,12 @@ const TRANSCEIVE = 0x0c;
 const SOFT_RESET = 0x0f;
 
 // ErrorReg bits (datasheet 9.3.1.7). TempErr: the temperature sensor found the chip overheated
-// and the antenna drivers are switched off; unlike the others it is not cleared by a command.
+// and the antenna drivers are switched off; unlike the others it is not cleared by a command, but
+// by TempSensClear (Status2Reg bit 7, 9.3.1.9), and only once the chip is below its alarm limit.
+// The datasheet does not say whether the drivers come back on by themselves: here they stay off
+// while TempErr is set and follow TxControlReg again once it is cleared.
 const TEMP_ERR = 0x40;
+const TEMP_SENS_CLEAR = 0x80;
 const BUFFER_OVFL = 0x10;
 const COLL_ERR = 0x08;
 const PARITY_ERR = 0x02;
@@ -247,7 +252,8 @@ export class Chip {
     this.noise = 0x2545f491 ^ (index * 0x9e3779b9);
     this.unplugged = false;
     this.inReset = false; // NRSTPD low: hard power-down (datasheet 8.8.1)
-    this.hot = false; // overheated: TempErr set, antenna drivers off
+    this.hot = false; // above the temperature alarm limit now
+    this.tempErr = false; // ErrorReg TempErr, latched: antenna drivers off
     this.regs = new Uint8Array(64);
     this.fifo = [];
     this.first = true;
@@ -270,12 +276,13 @@ export class Chip {
     for (const [reg, value] of Object.entries(DEFAULTS)) this.regs[reg] = value;
     this.fifo = [];
     this.doneAt = null;
+    this.tempErr = this.hot; // a chip still hot finds itself overheated again at once
     this.updateField();
   }
 
-  /** Whether the antenna radiates: Tx1RFEn/Tx2RFEn set, powered, not overheated. */
+  /** Whether the antenna radiates: Tx1RFEn/Tx2RFEn set, powered, TempErr clear. */
   radiating() {
-    return (this.regs[TX_CONTROL] & 0x03) !== 0 && !this.hot && !this.inReset && !this.unplugged;
+    return (this.regs[TX_CONTROL] & 0x03) !== 0 && !this.tempErr && !this.inReset && !this.unplugged;
   }
 
   updateField() {
@@ -334,7 +341,7 @@ export class Chip {
     }
     if (reg === FIFO_DATA) return this.fifo.length ? this.fifo.shift() : 0;
     if (reg === FIFO_LEVEL) return this.fifo.length;
-    if (reg === ERROR) return this.regs[ERROR] | (this.hot ? TEMP_ERR : 0);
+    if (reg === ERROR) return this.regs[ERROR] | (this.tempErr ? TEMP_ERR : 0);
     return this.regs[reg];
   }
 
@@ -359,6 +366,12 @@ export class Chip {
     } else if (reg === TX_CONTROL) {
       regs[reg] = value;
       this.updateField();
+    } else if (reg === STATUS2) {
+      regs[reg] = value;
+      if (value & TEMP_SENS_CLEAR && !this.hot) {
+        this.tempErr = false;
+        this.updateField();
+      }
     } else if (reg !== VERSION) {
       regs[reg] = value;
     }
@@ -488,14 +501,16 @@ export class Chip {
     this.updateField();
   }
 
+  /** Above the alarm limit (TempErr set, drivers off) or back below it (TempErr stays until cleared). */
   setHot(hot) {
     this.hot = hot;
+    if (hot) this.tempErr = true;
     this.updateField();
   }
 
   summary() {
     return {
-      reader: this.index, unplugged: this.unplugged, in_reset: this.inReset, hot: this.hot,
+      reader: this.index, unplugged: this.unplugged, in_reset: this.inReset, hot: this.hot, temp_err: this.tempErr,
       field: this.radiating(), transactions: this.transactions, bytes: this.bytes,
       transceives: this.transceives, collisions: this.collisions,
       tags: Object.fromEntries(this.field.tagsOver(this.index).map((t) => [t.uid.toString('hex'), STATE_NAMES[t.state]])),
@@ -538,6 +553,15 @@ export class Field {
     this.tags.set(key, tag);
     if (this.fielded(tag)) tag.power(this.clock()); // laid into a live field
     tag.fielded = this.fielded(tag);
+    return tag;
+  }
+
+  /** Move a tag to other antennas without lifting it (it keeps its state if some field stays on). */
+  slide(uid, readers) {
+    const tag = this.tags.get(uid.toString('hex'));
+    if (!tag) throw new Error(`no tag ${uid.toString('hex')} on the board`);
+    tag.antennas = new Set(readers);
+    tag.setField(this.fielded(tag), this.clock());
     return tag;
   }
 
@@ -723,6 +747,9 @@ export function attachReaders(mcu, wiring) {
         field.place(parseUid(obj.uid), obj.readers.map(readerIndex));
         return { ok: true, readers: obj.readers };
       }
+      case 'slide':
+        field.slide(parseUid(obj.uid), obj.readers.map(readerIndex));
+        return { ok: true, readers: obj.readers };
       case 'remove':
         return { ok: true, removed: field.remove(parseUid(obj.uid)) };
       case 'clear':

@@ -15,10 +15,10 @@ result is the JSON tests/pico/readers.mjs wires its models by:
   ``enable_pull``;
 - ``rst``: the GPIO on every reader's RST.
 
-``swap`` exchanges two Pico pins in the circuit before tracing (a wiring
-mistake in the netlist, for the test that such a mistake fails the twin).
+``swap`` exchanges pairs of Pico pins in the circuit before tracing (wiring
+mistakes in the netlist, for the test that such a mistake fails the twin).
 
-``python tests/pico/wiring.py --readers 29 [--no-seats] [--swap 16,17] OUT.json``
+``python tests/pico/wiring.py --readers 29 [--no-seats] [--swap 16,17 ...] OUT.json``
 """
 
 from __future__ import annotations
@@ -197,20 +197,23 @@ def trace(circuit: Any, readers: int) -> dict[str, Any]:
     return {"readers": entries, "buses": tracer.buses, "decoders": list(tracer.decoders.values()), "rst": rst}
 
 
-def wiring(readers: int = 16, seats: tuple[int, ...] = SEATS, swap: tuple[int, int] | None = None) -> dict[str, Any]:
-    """Build the board's circuit (hardware.circuits) and trace its wiring; ``swap`` two Pico pins first."""
+Swaps = tuple[tuple[int, int], ...]
+
+
+def wiring(readers: int = 16, seats: tuple[int, ...] = SEATS, swap: Swaps = ()) -> dict[str, Any]:
+    """Build the board's circuit (hardware.circuits) and trace its wiring; ``swap`` pairs of Pico pins first."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from hardware.circuits.board import build_board
     from hardware.circuits.pinout import BoardSpec
 
     circuit = build_board(BoardSpec(readers=readers, seats=tuple(s for s in seats if s < readers)))
-    if swap is not None:
-        _swap(circuit, *swap)
+    for a, b in swap:
+        _swap(circuit, a, b)
     return trace(circuit, readers)
 
 
-def write(path: Path, readers: int = 16, seats: tuple[int, ...] = SEATS, swap: tuple[int, int] | None = None) -> Path:
+def write(path: Path, readers: int = 16, seats: tuple[int, ...] = SEATS, swap: Swaps = ()) -> Path:
     """Write the wiring JSON for twin.mjs's ``--wiring``; returns ``path``."""
     path.write_text(json.dumps(wiring(readers, seats, swap), indent=1) + "\n", encoding="utf-8")
     return path
@@ -221,12 +224,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--readers", type=int, default=16)
     parser.add_argument("--no-seats", action="store_true", help="the seat pads share SPI0")
-    parser.add_argument("--swap", help="two Pico GPIOs to exchange in the netlist, e.g. 16,17")
+    parser.add_argument("--swap", action="append", default=[], help="two Pico GPIOs to exchange, e.g. 16,17")
     args = parser.parse_args(argv)
-    swap = tuple(int(n) for n in args.swap.split(",")) if args.swap else None
-    if swap is not None and len(swap) != 2:
+    pairs = [tuple(int(n) for n in pair.split(",")) for pair in args.swap]
+    if any(len(pair) != 2 for pair in pairs):
         parser.error("--swap takes two GPIO numbers")
-    write(args.out, args.readers, () if args.no_seats else SEATS, swap)
+    write(args.out, args.readers, () if args.no_seats else SEATS, tuple((p[0], p[1]) for p in pairs))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,404 @@
+"""The real firmware on the twin with its readers: tags in one room, a full board, faults, the netlist's wiring.
+
+Issue 28's twin tests b, e, f and g. The board is firmware/*.py on MicroPython
+v1.28.0 on an emulated RP2040 (twin.py); its readers are readers.mjs's MFRC522
+models, wired as the circuit's netlist connects them (wiring.py). The test is
+the host: it reads the board's frames off the twin's USB serial port, answers
+HELLO with WELCOME and sends heartbeats. Every wait is in emulated time, under
+a real-time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
+
+import pytest
+from flash_image import firmware_files
+from twin import Twin, require
+from wiring import wiring
+
+from hardware.protocol import (
+    Hello,
+    HostHeartbeat,
+    Log,
+    Message,
+    Parser,
+    Readers,
+    TagOff,
+    TagOn,
+    Welcome,
+    encode,
+)
+
+# The crowded-room build (firmware/config.py's comment, docs/hardware.md "Reader placement"):
+# each room's other antennas as readers 16-28, their selects from two 74HC154s.
+OTHER_ANTENNAS = ("Kitchen 2", "Ballroom 2", "Ballroom 3", "Conservatory 2", "Dining Room 2", "Dining Room 3",
+                  "Billiard Room 2", "Library 2", "Lounge 2", "Lounge 3", "Hall 2", "Hall 3", "Study 2")
+CROWDED = f"\nREADERS = READERS + {OTHER_ANTENNAS!r}\nDECODER = (pins.DECODER_ADDRESS, pins.DECODER_ENABLES)\n"
+ROOM_NAMES = ("Kitchen", "Ballroom", "Conservatory", "Dining Room", "Billiard Room", "Library", "Lounge", "Hall",
+              "Study")
+SEAT_PADS = (10, 11, 12, 13, 14, 15)
+CENTRE = 9
+HEAP_EVERY_MS = 1000  # emulated time between two heap reports
+# main.py's own loop (serve/step), with the heap measured: the lowest gc.mem_free() between two
+# reports, then the free heap after a collection, in a LOG frame the host reads.
+HEAP_MAIN = b"""import gc
+import time
+
+import board_main as fw
+import frames
+
+
+def run():
+    wdt = fw.guard()
+    board = fw.build(fw.UsbSerial())
+    board.start()
+    low = 1 << 30
+    due = time.ticks_add(time.ticks_ms(), EVERY)
+    while not fw.step(board, wdt):
+        low = min(low, gc.mem_free())
+        if time.ticks_diff(time.ticks_ms(), due) >= 0:
+            gc.collect()
+            board.log(frames.INFO, "twin heap: %d free after gc, %d at least" % (gc.mem_free(), low))
+            low = 1 << 30
+            due = time.ticks_add(time.ticks_ms(), EVERY)
+
+
+run()
+""".replace(b"EVERY", str(HEAP_EVERY_MS).encode())
+
+
+def room_readers(room: str, count: int = 29) -> list[int]:
+    """The readers of ``room`` in the crowded build: its first antenna, then its others."""
+    names = ROOM_NAMES + ("centre",) + tuple(f"seat {n}" for n in range(1, 7)) + OTHER_ANTENNAS
+    return [i for i, name in enumerate(names[:count]) if name == room or name.startswith(room + " ")]
+
+
+def board_files(readers: int, heap: bool = False) -> dict[str, bytes]:
+    """firmware/*.py for a build of 16 or 29 readers; ``heap``: main.py reports the heap (the real one as board_main)."""
+    files: dict[str, bytes] = dict(firmware_files())
+    if readers == 29:
+        files["config.py"] += CROWDED.encode()
+    if heap:
+        files["board_main.py"] = files["main.py"]
+        files["main.py"] = HEAP_MAIN
+    return files
+
+
+def uid_for(n: int) -> str:
+    """A 7-byte NTAG-like UID, different for each ``n``."""
+    return "04" + f"{(n * 2654435761) & 0xFFFFFFFFFFFF:012x}"
+
+
+@dataclass
+class Host:
+    """The test's end of the USB cable: frames decoded and stamped with the emulated time they were read."""
+
+    twin: Twin
+    fd: int = -1
+    parser: Parser = field(default_factory=Parser)
+    seq: int = 0
+    got: list[tuple[int, Message]] = field(default_factory=list)
+    beat_at: int = -(10**9)
+
+    def __post_init__(self) -> None:
+        self.fd = os.open(self.twin.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+    def send(self, message: Message) -> None:
+        os.write(self.fd, encode(replace(message, seq=self.seq)))
+        self.seq = (self.seq + 1) % 256
+
+    def pump(self) -> int:
+        """Read what the board sent; WELCOME its HELLO, a heartbeat every 0.5 s. The emulated time now."""
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self.fd, 4096)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        now: int = self.twin.now_us()
+        for message in self.parser.feed(data):
+            self.got.append((now, message))
+            if isinstance(message, Hello):
+                self.send(Welcome((1, 1)))
+        if now - self.beat_at > 500_000:
+            self.send(HostHeartbeat())
+            self.beat_at = now
+        return now
+
+    def until(self, condition: Callable[[], bool], seconds: float, what: str, real: float = 60.0) -> int:
+        """Pump until ``condition()``, at most ``seconds`` of emulated time (and ``real`` of real time)."""
+        start = self.pump()
+        deadline = time.monotonic() + real
+        while True:
+            now = self.pump()
+            if condition():
+                return now
+            if now - start > seconds * 1e6 or time.monotonic() > deadline:
+                raise AssertionError(f"{what}: not within {seconds} s of emulated time ({(now - start) / 1e6:.2f} s)")
+            time.sleep(0.02)
+
+    def run(self, seconds: float) -> int:
+        """Let ``seconds`` of emulated time pass, reading and answering meanwhile."""
+        end = self.pump() + seconds * 1e6
+        return self.until(lambda: self.twin.now_us() >= end, seconds + 1, "time")
+
+    def messages(self, kind: type, since: int = 0) -> list[tuple[int, Any]]:
+        return [(t, m) for t, m in self.got if isinstance(m, kind) and t >= since]
+
+    def logs(self, pattern: str, since: int = 0) -> list[str]:
+        return [m.text for _, m in self.messages(Log, since) if re.search(pattern, m.text)]
+
+    def present(self) -> dict[int, set[str]]:
+        """What the board has reported on each reader (TAG_ON minus TAG_OFF), by UID hex."""
+        held: dict[int, set[str]] = {}
+        for _, message in self.got:
+            if isinstance(message, TagOn):
+                held.setdefault(message.reader, set()).add(message.uid.hex())
+            elif isinstance(message, TagOff):
+                held.setdefault(message.reader, set()).discard(message.uid.hex())
+        return held
+
+
+def place(twin: Twin, uid: str, readers: list[int], how: str = "place") -> int:
+    """Lay tag ``uid`` over ``readers`` (``how``: place, straddle, slide); the emulated time it happened."""
+    return int(twin.command({"readers": {"cmd": how, "uid": uid, "readers": readers}})["us"])
+
+
+def lift(twin: Twin, uid: str) -> int:
+    return int(twin.command({"readers": {"cmd": "remove", "uid": uid}})["us"])
+
+
+def booted_host(twin: Twin) -> Host:
+    host = Host(twin)
+    host.until(lambda: bool(host.messages(Readers)), 20, "HELLO, WELCOME and READERS")
+    return host
+
+
+@pytest.fixture(scope="module")
+def crowded() -> Iterator[tuple[Twin, Host]]:
+    """The 29-reader build (two 74HC154s, seat pads on SPI1), its main loop reporting the heap."""
+    require()
+    with Twin(files=board_files(29, heap=True), wiring=wiring(29), limit=170) as twin:
+        host = booted_host(twin)
+        yield twin, host
+        host.close()
+
+
+# ---- b: 12 tags in one room over its antennas -----------------------------------------------------
+
+
+@dataclass
+class Truth:
+    """Where each tag lay, as a timeline: uid -> [(emulated us, antennas)]."""
+
+    moves: dict[str, list[tuple[int, frozenset[int]]]] = field(default_factory=dict)
+
+    def record(self, uid: str, at: int, readers: list[int]) -> None:
+        self.moves.setdefault(uid, [(0, frozenset())]).append((at, frozenset(readers)))
+
+    def spans(self, uid: str, start: int, end: int) -> list[frozenset[int]]:
+        """Every set of antennas ``uid`` lay over at some time in [start, end]."""
+        moves = self.moves.get(uid, [(0, frozenset())])
+        found = [readers for at, readers in moves if start <= at <= end]
+        before = [readers for at, readers in moves if at < start]
+        return found + before[-1:]
+
+    def now(self) -> dict[str, frozenset[int]]:
+        return {uid: moves[-1][1] for uid, moves in self.moves.items() if moves[-1][1]}
+
+
+def wrong_reports(host: Host, truth: Truth, readers: list[int], window_us: int) -> list[str]:
+    """Reports the field's timeline does not explain: a tag on where it never lay within ``window_us``, off where it stayed."""
+    wrong = []
+    for at, message in host.got:
+        if not isinstance(message, (TagOn, TagOff)):
+            continue
+        uid = message.uid.hex()
+        spans = truth.spans(uid, at - window_us, at)
+        if message.reader not in readers:
+            wrong.append(f"{type(message).__name__} on reader {message.reader}, outside the room, at {at}")
+        elif isinstance(message, TagOn) and not any(message.reader in s for s in spans):
+            wrong.append(f"TAG_ON {uid} on {message.reader} at {at}: never there in the window ({spans})")
+        elif isinstance(message, TagOff) and all(message.reader in s for s in spans):
+            wrong.append(f"TAG_OFF {uid} on {message.reader} at {at}: it lay there the whole window")
+    return wrong
+
+
+def test_b_twelve_tags_come_and_go_over_one_rooms_antennas(crowded: tuple[Twin, Host]) -> None:
+    twin, host = crowded
+    antennas = room_readers("Ballroom")
+    assert antennas == [1, 17, 18]
+    rng = random.Random(28)
+    uids = [uid_for(n) for n in range(12)]
+    truth = Truth()
+    since = host.pump()
+    for _ in range(100):
+        uid = rng.choice(uids)
+        lying = truth.now().get(uid)
+        roll = rng.random()
+        if lying and roll < 0.4:
+            truth.record(uid, lift(twin, uid), [])
+            continue
+        over = rng.sample(antennas, 2) if roll > 0.8 else [rng.choice(antennas)]
+        how = "slide" if lying and roll > 0.6 else "place"  # slid: it stays powered if a field stays on
+        truth.record(uid, place(twin, uid, over, how), over)
+        host.run(0.08)
+    expected = set(truth.now())
+    held_by = {reader: {uid for uid, over in truth.now().items() if reader in over} for reader in antennas}
+
+    def settled() -> bool:
+        """The room holds what lies in it; no antenna holds a tag that left it (a tag across two
+        antennas may be held by one of them only: the other finds it halted)."""
+        held = host.present()
+        in_room = set().union(*(held.get(r, set()) for r in antennas))
+        return in_room == expected and all(held.get(r, set()) <= held_by[r] for r in antennas)
+
+    host.until(settled, 4.0, f"the room's reports settle on {sorted(expected)}")
+    window = 700_000  # a full pass of 29 readers (~250 ms), three misses for a departure, the host's polling
+    assert wrong_reports(host, truth, antennas, window) == []
+    assert len(host.messages(TagOn, since)) >= 30  # the churn was seen, not slept through
+
+
+def test_b_a_tag_straddling_two_antennas(crowded: tuple[Twin, Host]) -> None:
+    """Finding 5: a tag over two antennas of a room, halted by one, powered by the other."""
+    twin, host = crowded
+    first, second = room_readers("Ballroom")[1:]
+    uid = uid_for(99)
+    start = place(twin, uid, [first, second], "straddle")
+    host.until(lambda: any(uid in host.present().get(r, set()) for r in (first, second)), 1.0,
+               "the straddling tag is reported")
+    host.run(0.8)  # three passes and more: a tag the scans lost would be reported gone by now
+    assert not [m for _, m in host.messages(TagOff, start) if m.uid.hex() == uid]
+    holders = [r for r in (first, second) if uid in host.present().get(r, set())]
+    place(twin, uid, [second], "slide")  # off the first antenna, still on the second: powered, maybe halted
+    host.until(lambda: uid in host.present().get(second, set()) and uid not in host.present().get(first, set()),
+               2.0, "the slid tag held by the antenna it lies on, and only by it")
+    gone = lift(twin, uid)
+    host.until(lambda: all(uid not in host.present().get(r, set()) for r in (first, second)), 2.0,
+               f"the lifted tag reported gone (held by {holders})")
+    assert all(m.reader in (first, second) for _, m in host.messages(TagOn, start) if m.uid.hex() == uid)
+    assert gone > start
+
+
+# ---- e: the 29-reader build with every piece on the board ----------------------------------------
+
+
+def test_e_every_piece_on_the_29_reader_board(crowded: tuple[Twin, Host]) -> None:
+    twin, host = crowded
+    twin.command({"readers": {"cmd": "clear"}})
+    host.run(1.0)  # the churn's tags reported gone
+    rooms = [room_readers(room) for room in ROOM_NAMES]
+    placed: dict[str, int] = {}
+    for n in range(12):  # six movers and six weapons, in the rooms, over their antennas
+        antennas = rooms[n % 9]
+        placed[uid_for(100 + n)] = antennas[n % len(antennas)]
+    for n in range(18):  # the dealt cards, three on each seat pad
+        placed[uid_for(200 + n)] = SEAT_PADS[n % 6]
+    for n in range(3):  # the envelope's three cards on the centre
+        placed[uid_for(300 + n)] = CENTRE
+    for uid, reader in placed.items():
+        place(twin, uid, [reader])
+
+    def all_seen() -> bool:
+        held = host.present()
+        return all(uid in held.get(reader, set()) for uid, reader in placed.items())
+
+    host.until(all_seen, 3.0, "every piece and card reported")
+    steady = host.pump()
+    host.until(lambda: len(host.logs("twin heap", steady)) >= 2, 3.0, "two heap reports at steady state")
+    assert twin.boots()[-1]["n"] == 1, "the board rebooted"
+    assert not host.logs("MemoryError|crashed")
+    heap = [tuple(map(int, re.findall(r"\d+", text))) for text in host.logs("twin heap", steady)]
+    after_gc, least = min(h[0] for h in heap), min(h[1] for h in heap)
+    print(f"\n29 readers, {len(placed)} tags: gc.mem_free() {after_gc} bytes after gc.collect(), "
+          f"{least} at least between collections")
+    assert least > 20_000
+
+
+# ---- f: a missing module, TempErr and a power dip, each reported once ----------------------------
+
+
+def test_f_unplugged_overheated_and_dipped_readers_are_each_reported_once(crowded: tuple[Twin, Host]) -> None:
+    twin, host = crowded
+    unplugged, hot, dipped = 28, 27, 26  # Study 2, Hall 3, Hall 2
+    names = {unplugged: "Study 2", hot: "Hall 3", dipped: "Hall 2"}
+    since = host.pump()
+    for reader, cmd in ((unplugged, "unplug"), (hot, "overheat"), (dipped, "power_dip")):
+        twin.command({"readers": {"cmd": cmd, "reader": reader}})
+    host.run(2.6)  # a retry of the failed readers (every 2 s) and more
+    faults = {unplugged: "no module answers", hot: "overheated", dipped: "reset itself"}
+    about = {reader: host.logs(re.escape(names[reader]) + ".*" + faults[reader], since) for reader in names}
+    assert about == {reader: [about[reader][0]] for reader in names}, about  # each once, and in so many words
+    assert [text for text in host.logs("Hall 2", since) if text not in about[dipped]] == \
+        ["reader 26 (Hall 2) answers again"]  # set up afresh on the next pass
+    working = host.messages(Readers, since)[-1][1].working
+    assert unplugged not in working and hot not in working and dipped in working
+    later = host.pump()
+    twin.command({"readers": {"cmd": "plug", "reader": unplugged}})
+    twin.command({"readers": {"cmd": "cool", "reader": hot}})
+
+    def back() -> bool:
+        frames = host.messages(Readers, later)
+        return bool(frames) and {unplugged, hot} <= frames[-1][1].working
+
+    host.until(back, 4.5, "both readers back after a retry")
+    assert [len(host.logs(re.escape(names[reader]), later)) for reader in (unplugged, hot)] == [1, 1]
+    assert not [text for text in host.logs(".", since) if re.search(faults[unplugged], text)][1:]
+
+
+# ---- g: the netlist's wiring ---------------------------------------------------------------------
+
+
+def reported(host: Host, uid: str) -> bool:
+    return any(m.uid.hex() == uid for _, m in host.messages(TagOn))
+
+
+def wiring_problems(twin: Twin, host: Host, probes: tuple[int, ...], readers: int) -> list[str]:
+    """What a board wired from a wrong netlist shows: readers that do not answer, tags reported elsewhere."""
+    problems = []
+    working = host.messages(Hello)[-1][1].working
+    if working != frozenset(range(readers)):
+        problems.append(f"readers not answering: {sorted(set(range(readers)) - working)}")
+    for n, reader in enumerate(probes):
+        uid = uid_for(400 + n)
+        place(twin, uid, [reader])
+        try:
+            host.until(partial(reported, host, uid), 1.0, "")
+        except AssertionError:
+            problems.append(f"the tag laid on reader {reader} was not reported")
+            continue
+        seen = [m.reader for _, m in host.messages(TagOn) if m.uid.hex() == uid]
+        if seen != [reader]:
+            problems.append(f"the tag laid on reader {reader} was reported on {seen}")
+    return problems
+
+
+def test_g_a_pin_swapped_in_the_netlist_fails_the_twin(crowded: tuple[Twin, Host]) -> None:
+    """The same check passes on the netlist as drawn and fails on one with two wires crossed."""
+    twin, host = crowded
+    twin.command({"readers": {"cmd": "clear"}})
+    assert wiring_problems(twin, host, (0, 16, 10), 29) == []
+    # Reader 0's and reader 1's chip selects crossed; SPI1's MISO on GP17, where the firmware does not listen.
+    with Twin(files=board_files(16), wiring=wiring(16, swap=((0, 1), (28, 17))), limit=60) as other:
+        other_host = booted_host(other)
+        try:
+            problems = wiring_problems(other, other_host, (0, 10), 16)
+        finally:
+            other_host.close()
+    assert problems == ["readers not answering: [10, 11, 12, 13, 14, 15]",
+                        "the tag laid on reader 0 was reported on [1]",
+                        "the tag laid on reader 10 was not reported"]
