@@ -108,8 +108,9 @@ def docs_tables() -> str:
     lines += ["", "Shared lines and the rest:", "", "| Function | GPIO | Pico pin | Goes to |", "|---|---|---|---|"]
     for bus, (sck, mosi, miso), who in ((0, (SPI0_SCK, SPI0_MOSI, SPI0_MISO), "rooms, centre and doors"),
                                         (1, (SPI1_SCK, SPI1_MOSI, SPI1_MISO), "seat pads")):
-        lines += [_gpio_row(f"SPI{bus} SCK", sck, f"SCK of the {who} (33 Ω each)"),
-                  _gpio_row(f"SPI{bus} MOSI (TX)", mosi, f"MOSI of the {who} (33 Ω each)"),
+        fan_out = f"the {who}' 74LVC244A fan-out; each output → 33 Ω → up to 8 readers"
+        lines += [_gpio_row(f"SPI{bus} SCK", sck, f"1A inputs of {fan_out}"),
+                  _gpio_row(f"SPI{bus} MOSI (TX)", mosi, f"2A inputs of {fan_out}"),
                   _gpio_row(f"SPI{bus} MISO (RX)", miso, f"the {who}' MISO buffers (74LVC1G125 Y)")]
     lines += [_gpio_row("Reader reset", READER_RST, "RST of every reader"),
               _gpio_row("WS2812 data", LED_DATA, "74AHCT125 input 1A; output 1Y → 330 Ω → DIN of LED 0"),
