@@ -75,7 +75,12 @@ check = subprocess.run(["git", "--git-dir", sys.argv[1], "cat-file", "--batch-ch
 for (sha, path), answer in zip(blobs, check):
     if answer.endswith("missing"):
         print(path)' "$gitdir")
-    git --git-dir="$gitdir" archive --format=tar "$commit" -- . "${excludes[@]}" | tar -x -C "$dest"
+    # git still names each left-out blob on stderr ("invalid object"); shown only if the export fails.
+    if ! git --git-dir="$gitdir" archive --format=tar "$commit" -- . "${excludes[@]}" 2>"$WORK/archive.err" \
+            | tar -x -C "$dest"; then
+        cat "$WORK/archive.err" >&2
+        fail "could not export $commit from $gitdir"
+    fi
 }
 
 submodule_commit() {  # GITDIR COMMIT PATH
