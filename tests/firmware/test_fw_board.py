@@ -400,6 +400,17 @@ def test_a_crash_is_logged_then_the_board_resets(host: Host) -> None:
                        seq=got[0].seq)]
 
 
+def test_a_crash_in_the_pass_that_asks_for_the_repl_stops_instead_of_resetting(host: Host) -> None:
+    # A board that crashes in every pass must still let mpremote in: no reset when it asked.
+    host.welcome()
+    host.board.mp.run("def boom(*args):\n    raise OSError(5)\nrig.board.scanner.scan = boom")
+    host.board.host_send(b"\r\x03")
+    got = host.parser.feed(bytes.fromhex(host.board.mp.eval("rig.advance(10)")))
+    assert host.rig("stopped") is True
+    assert [(m.level, m.text) for m in got if isinstance(m, Log)] == [
+        ("error", 'crashed: OSError: [Errno 5] EIO (File "<string>", line 2, in boom)')]
+
+
 FAKE_STATS = """
 class FakeStats:  # Scanner.stats()/reset_stats() as the scanner's owner specifies them
     def __init__(self):
