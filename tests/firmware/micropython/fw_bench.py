@@ -7,7 +7,7 @@ import fake_mfrc522
 import machine
 import mfrc522
 
-RST = 22
+RST = 99  # the readers' shared RST: a pin no select uses (reader i is selected by GPIO i, 29 readers too)
 
 
 class Bench:
