@@ -45,11 +45,20 @@ def _modules() -> dict[str, Any]:
     return {name: importlib.import_module(name) for name in names}
 
 
-class _Recorder:
-    """The driver's SPI bus and chip select, recording every transaction with the chip's answer."""
+def _fault(chip: Any, what: str) -> None:
+    """``dip`` (a brown-out), ``unplug``, ``plug``, ``overheat`` or ``cool`` on a fake chip."""
+    if what == "unplug":
+        chip.fail(0x00)
+    else:
+        {"dip": chip.power_on, "plug": chip.heal, "overheat": chip.overheat, "cool": chip.cool}[what]()
 
-    def __init__(self, chip: Any, steps: list[dict[str, Any]]) -> None:
+
+class _Recorder:
+    """One reader's SPI bus and chip select, recording every transaction with the chip's answer."""
+
+    def __init__(self, chip: Any, reader: int, steps: list[dict[str, Any]]) -> None:
         self._chip = chip
+        self._reader = reader
         self._steps = steps
 
     def select(self) -> None:
@@ -63,13 +72,14 @@ class _Recorder:
 
     def write_readinto(self, out: Any, into: Any) -> None:
         self._chip.transfer(out, into)
-        self._steps.append({"t": self._chip.clock.now, "mosi": bytes(out).hex(), "miso": bytes(into).hex()})
+        self._steps.append({"t": self._chip.clock.now, "r": self._reader, "mosi": bytes(out).hex(),
+                            "miso": bytes(into).hex()})
 
 
 class Scenario:
-    """One reader with the real driver and scanner on the fake; tag events go into the steps too."""
+    """``readers`` readers with the real driver and scanner on the fake; tag events go into the steps too."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, readers: int = 1) -> None:
         mods = _modules()
         mods["machine"].reset_world()
         fake = mods["fake_mfrc522"]
@@ -77,44 +87,40 @@ class Scenario:
         self.clock = fake.VirtualClock()
         mods["mfrc522"].time = self.clock
         mods["scanner"].time = self.clock
-        self.chip = fake.FakeChip(clock=self.clock)
+        self.chips = [fake.FakeChip(clock=self.clock) for _ in range(readers)]
         self.steps: list[dict[str, Any]] = []
-        link = _Recorder(self.chip, self.steps)
-        self.driver = mods["mfrc522"].MFRC522(link, link)
-        self.scanner = mods["scanner"].Scanner([self.driver], 3, 2000)
+        links = [_Recorder(chip, n, self.steps) for n, chip in enumerate(self.chips)]
+        self.drivers = [mods["mfrc522"].MFRC522(link, link) for link in links]
+        self.scanner = mods["scanner"].Scanner(self.drivers, 3, 2000)
         self.rng = random.Random(seed)
-        self.cards: dict[str, Any] = {}
-        self.reports: list[tuple[int, str]] = []
+        self.cards: dict[str, tuple[Any, list[int]]] = {}
+        self.reports: list[tuple[int, int, str]] = []
 
     def start(self) -> None:
         self.scanner.start(self.clock.ticks_ms())
 
     def scan(self, times: int = 1) -> None:
         for _ in range(times):
-            self.scanner.scan(self.clock.ticks_ms(), lambda kind, _reader, uid: self.reports.append((kind, uid.hex())))
+            self.scanner.scan(self.clock.ticks_ms(), lambda kind, reader, uid: self.reports.append((kind, reader, uid.hex())))
             self.clock.advance(SCAN_GAP_US)
 
-    def place(self, uid: bytes) -> None:
+    def place(self, uid: bytes, readers: tuple[int, ...] = (0,)) -> None:
         card = self.fake.Card(uid)
-        self.chip.add(card)
-        self.cards[uid.hex()] = card
-        self.steps.append({"t": self.clock.now, "place": uid.hex()})
+        for reader in readers:
+            self.chips[reader].add(card)
+        self.cards[uid.hex()] = (card, list(readers))
+        self.steps.append({"t": self.clock.now, "place": uid.hex(), "readers": list(readers)})
 
     def remove(self, uid_hex: str) -> None:
-        self.chip.remove(self.cards.pop(uid_hex))
+        card, readers = self.cards.pop(uid_hex)
+        for reader in readers:
+            self.chips[reader].remove(card)
         self.steps.append({"t": self.clock.now, "remove": uid_hex})
 
-    def dip(self) -> None:
-        self.chip.power_on()
-        self.steps.append({"t": self.clock.now, "dip": True})
-
-    def unplug(self) -> None:
-        self.chip.fail(0x00)
-        self.steps.append({"t": self.clock.now, "unplug": True})
-
-    def plug(self) -> None:
-        self.chip.heal()
-        self.steps.append({"t": self.clock.now, "plug": True})
+    def fault(self, what: str, reader: int = 0) -> None:
+        """``dip`` (a brown-out), ``unplug``, ``plug``, ``overheat``, ``cool``."""
+        _fault(self.chips[reader], what)
+        self.steps.append({"t": self.clock.now, what: reader})
 
     def uid(self) -> bytes:
         size = self.rng.choice((4, 7, 7, 10))
@@ -124,8 +130,9 @@ class Scenario:
         return bytes([first] + [self.rng.randrange(0x100) for _ in range(size - 1)])
 
     def vector(self, name: str, about: str) -> dict[str, Any]:
-        return {"name": name, "about": about, "unplugged_miso": 0, "reports": len(self.reports),
-                "transceives": self.chip.transceives, "collisions": self.chip.collisions, "steps": self.steps}
+        return {"name": name, "about": about, "readers": len(self.chips), "unplugged_miso": 0,
+                "reports": len(self.reports), "transceives": sum(chip.transceives for chip in self.chips),
+                "collisions": sum(chip.collisions for chip in self.chips), "steps": self.steps}
 
 
 def _one_tag() -> dict[str, Any]:
@@ -161,42 +168,61 @@ def _faults() -> dict[str, Any]:
     s.start()
     s.place(bytes.fromhex("08112233"))
     s.scan(2)
-    s.dip()  # a brown-out: registers back to their power-on values
+    s.fault("dip")  # a brown-out: registers back to their power-on values
     s.scan(3)
-    s.unplug()
+    s.fault("unplug")
     s.scan(2)
-    s.plug()
+    s.fault("plug")
     s.clock.advance(2_100_000)  # the scanner's retry interval
     s.scan(3)
-    return s.vector("faults", "a power dip, then the module unplugged and plugged back")
+    s.fault("overheat")  # TempErr: drivers off, latched
+    s.scan(2)
+    s.clock.advance(2_100_000)
+    s.scan()  # a retry while still hot: TempSensClear does not clear it
+    s.fault("cool")
+    s.clock.advance(2_100_000)
+    s.scan(3)  # cleared, and the tag read again
+    return s.vector("faults", "a power dip, the module unplugged and plugged back, TempErr while hot and after")
 
 
-SCENARIOS = (_one_tag, _crowd, _faults)
+def _straddle() -> dict[str, Any]:
+    s = Scenario(5, readers=2)
+    s.start()
+    s.place(bytes.fromhex("04c0ffee123456"), (0, 1))  # across both antennas: powered by either field
+    s.place(bytes.fromhex("1d00112233aabb"), (1,))
+    s.scan(3)
+    s.remove("04c0ffee123456")
+    s.scan(4)
+    s.place(bytes.fromhex("04c0ffee123456"), (1,))
+    s.scan(2)
+    return s.vector("straddle", "two readers, a tag across both antennas, lifted, then laid on the second")
+
+
+SCENARIOS = (_one_tag, _crowd, _faults, _straddle)
 
 
 def replay(vector: dict[str, Any]) -> list[dict[str, Any]]:
-    """Play ``vector`` to a fresh Python fake: every transaction whose MISO bytes differ."""
+    """Play ``vector`` to fresh Python fakes: every transaction whose MISO bytes differ."""
     mods = _modules()
     mods["machine"].reset_world()
     fake = mods["fake_mfrc522"]
     clock = fake.VirtualClock()
-    chip = fake.FakeChip(clock=clock)
-    cards: dict[str, Any] = {}
+    chips = [fake.FakeChip(clock=clock) for _ in range(vector.get("readers", 1))]
+    cards: dict[str, tuple[Any, list[int]]] = {}
     problems = []
     for number, step in enumerate(vector["steps"]):
         clock.now = step["t"]
         if "place" in step:
-            cards[step["place"]] = fake.Card(bytes.fromhex(step["place"]))
-            chip.add(cards[step["place"]])
+            card = fake.Card(bytes.fromhex(step["place"]))
+            cards[step["place"]] = (card, step["readers"])
+            for reader in step["readers"]:
+                chips[reader].add(card)
         elif "remove" in step:
-            chip.remove(cards.pop(step["remove"]))
-        elif "dip" in step:
-            chip.power_on()
-        elif "unplug" in step:
-            chip.fail(0x00)
-        elif "plug" in step:
-            chip.heal()
-        else:
+            card, readers = cards.pop(step["remove"])
+            for reader in readers:
+                chips[reader].remove(card)
+        elif "mosi" in step:
+            chip = chips[step["r"]]
             mosi = bytes.fromhex(step["mosi"])
             clock.now = step["t"] - round(len(mosi) * chip.byte_us)  # the fake moves its clock by the bytes
             chip.set_selected(True)
@@ -205,6 +231,9 @@ def replay(vector: dict[str, Any]) -> list[dict[str, Any]]:
             chip.set_selected(False)
             if into.hex() != step["miso"]:
                 problems.append({"step": number, "t": step["t"], "want": step["miso"], "got": into.hex()})
+        else:
+            ((what, reader),) = ((k, v) for k, v in step.items() if k != "t")
+            _fault(chips[reader], what)
     return problems
 
 

@@ -249,6 +249,7 @@ export class Chip {
     this.field = field;
     this.clock = clock;
     this.unpluggedMiso = unpluggedMiso;
+    this.version = 0x92; // VersionReg: 0x92 an MFRC522 v2.0, 0x91 v1.0, 0x88 an FM17522 clone
     this.noise = 0x2545f491 ^ (index * 0x9e3779b9);
     this.unplugged = false;
     this.inReset = false; // NRSTPD low: hard power-down (datasheet 8.8.1)
@@ -264,6 +265,7 @@ export class Chip {
     this.fieldWas = false;
     this.transactions = 0;
     this.bytes = 0;
+    this.versionReads = []; // when each transaction reading VersionReg began (the last 256): one per scan
     this.transceives = 0;
     this.collisions = 0;
     this.parityErrors = 0;
@@ -274,6 +276,7 @@ export class Chip {
   powerOn() {
     this.regs.fill(0);
     for (const [reg, value] of Object.entries(DEFAULTS)) this.regs[reg] = value;
+    this.regs[VERSION] = this.version;
     this.fifo = [];
     this.doneAt = null;
     this.tempErr = this.hot; // a chip still hot finds itself overheated again at once
@@ -320,6 +323,10 @@ export class Chip {
     if (!this.answering()) return this.floatingByte();
     if (this.first) {
       this.first = false;
+      if (byte === (0x80 | (VERSION << 1))) {
+        this.versionReads.push(this.clock());
+        if (this.versionReads.length > 256) this.versionReads.shift();
+      }
       this.addr = (byte >> 1) & 0x3f;
       this.reading = (byte & 0x80) !== 0;
       return 0;
@@ -367,12 +374,12 @@ export class Chip {
       regs[reg] = value;
       this.updateField();
     } else if (reg === STATUS2) {
-      regs[reg] = value;
+      regs[reg] = value & 0xc8; // bits 2-0 (ModemState) are the chip's
       if (value & TEMP_SENS_CLEAR && !this.hot) {
         this.tempErr = false;
         this.updateField();
       }
-    } else if (reg !== VERSION) {
+    } else if (reg !== VERSION && reg !== ERROR) { // both read-only
       regs[reg] = value;
     }
   }
@@ -730,7 +737,7 @@ export function attachReaders(mcu, wiring) {
   function counters() {
     return {
       now_us: clock(), transactions: counts.transactions, bytes: counts.bytes, conflicts: counts.conflicts,
-      by_spi: counts.by_spi.map((c) => ({ ...c })),
+      by_spi: counts.by_spi.map((c, i) => ({ ...c, hz: current.spi[i].clockFrequency })),
       by_reader: chips.map((c) => ({ transactions: c.transactions, bytes: c.bytes, transceives: c.transceives })),
     };
   }
@@ -763,6 +770,9 @@ export function attachReaders(mcu, wiring) {
       case 'cool':
         targets(obj).forEach((c) => c.setHot(obj.cmd === 'overheat'));
         return { ok: true };
+      case 'version': // a clone or another chip revision (takes effect at its next reset)
+        targets(obj).forEach((c) => { c.version = obj.value & 0xff; });
+        return { ok: true };
       case 'power_dip':
         targets(obj).forEach((c) => { if (c.answering()) c.powerOn(); });
         return { ok: true };
@@ -779,6 +789,8 @@ export function attachReaders(mcu, wiring) {
         return { ok: true, ...counters() };
       case 'reader':
         return { ok: true, ...chips[readerIndex(obj.reader)].summary() };
+      case 'version_reads': // when the firmware read a reader's VersionReg: its health check, once a scan
+        return { ok: true, us: chips[readerIndex(obj.reader)].versionReads.slice() };
       case 'tags':
         return {
           ok: true,
@@ -796,30 +808,40 @@ export function attachReaders(mcu, wiring) {
 // ---- shared vectors (tests/pico/vectors/, recorded from the Python fake) ------------------------
 
 /**
- * Replay one vector against a lone chip: each step is a tag event or an SPI transaction whose
- * MISO bytes must match. Returns a list of mismatches (empty when the port agrees with the fake).
+ * Replay one vector against chips sharing one field: each step is a tag event, a fault, or an SPI
+ * transaction to reader `r` whose MISO bytes must match. Returns the mismatches (empty when the
+ * port agrees with the fake).
  */
 export function replayVector(vector) {
   let now = 0;
   const clock = () => now;
   const field = new Field(clock);
-  const chip = new Chip(0, field, clock, vector.unplugged_miso ?? 0x00);
-  field.chips = [chip];
+  const chips = [];
+  for (let i = 0; i < (vector.readers ?? 1); i++) chips.push(new Chip(i, field, clock, vector.unplugged_miso ?? 0x00));
+  field.chips = chips;
+  const faults = {
+    dip: (c) => c.powerOn(), unplug: (c) => c.setUnplugged(true), plug: (c) => c.setUnplugged(false),
+    overheat: (c) => c.setHot(true), cool: (c) => c.setHot(false),
+  };
   const problems = [];
   vector.steps.forEach((step, n) => {
     now = step.t;
-    if (step.place) field.place(parseUid(step.place), [0]);
-    else if (step.remove) field.remove(parseUid(step.remove));
-    else if (step.dip) chip.powerOn();
-    else if (step.unplug) chip.setUnplugged(true);
-    else if (step.plug) chip.setUnplugged(false);
-    else if (step.mosi) {
+    if (step.place) {
+      field.place(parseUid(step.place), step.readers ?? [0]);
+    } else if (step.remove) {
+      field.remove(parseUid(step.remove));
+    } else if (step.mosi) {
+      const chip = chips[step.r ?? 0];
       chip.select();
       const mosi = Buffer.from(step.mosi, 'hex');
-      const want = step.miso === null ? null : Buffer.from(step.miso, 'hex');
       const got = [...mosi].map((byte) => chip.transfer(byte));
+      const want = step.miso === null ? null : Buffer.from(step.miso, 'hex');
       if (want && !got.every((b, i) => b === want[i])) {
         problems.push({ step: n, t: step.t, mosi: step.mosi, want: step.miso, got: Buffer.from(got).toString('hex') });
+      }
+    } else {
+      for (const [what, act] of Object.entries(faults)) {
+        if (step[what] !== undefined) act(chips[step[what] === true ? 0 : step[what]]);
       }
     }
   });

@@ -50,6 +50,10 @@ def test_the_port_answers_every_byte_as_the_fake() -> None:
     paths = sorted(VECTORS.glob("*.json"))
     crowd = json.loads((VECTORS / "crowd.json").read_text())
     assert crowd["collisions"] > 10 and crowd["reports"] > 5  # the vectors exercise anticollision
+    straddle = json.loads((VECTORS / "straddle.json").read_text())
+    assert straddle["readers"] == 2 and any(len(step.get("readers", ())) == 2 for step in straddle["steps"])
+    faults = json.loads((VECTORS / "faults.json").read_text())
+    assert {"dip", "unplug", "plug", "overheat", "cool"} <= {key for step in faults["steps"] for key in step}
     problems = _replay(paths)
     assert problems == {str(path): [] for path in paths}
 
