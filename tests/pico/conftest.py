@@ -18,31 +18,19 @@ import pytest
 # --doctest-modules); its modules import each other by their plain names, as the other test folders do.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from twin import BUILD_COMMAND, Twin, missing  # noqa: E402
-
-REQUIRED_VARIABLE = "CLUE_PICO_REQUIRED"
-
-
-def require_twin() -> None:
-    """Skip (or fail, with CLUE_PICO_REQUIRED=1) the calling test when the twin cannot run here."""
-    reason = missing()
-    if reason is None:
-        return
-    if os.environ.get(REQUIRED_VARIABLE) == "1":
-        pytest.fail(f"{REQUIRED_VARIABLE}=1 and {reason}", pytrace=False)
-    pytest.skip(reason)
+from twin import BUILD_COMMAND, Twin, require  # noqa: E402
 
 
 @pytest.fixture
 def twin_ready() -> None:
-    """For a test that starts its own twin: skipped (or failed) as :func:`require_twin` says."""
-    require_twin()
+    """For a test that starts its own twin: skipped (or failed) as :func:`twin.require` says."""
+    require()
 
 
 @pytest.fixture(scope="module")
 def booted() -> Iterator[Twin]:
     """One twin per test module running firmware/*.py, no readers wired; stopped at the module's end."""
-    require_twin()
+    require()
     with Twin() as board:
         yield board
 

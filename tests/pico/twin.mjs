@@ -18,8 +18,9 @@
 //   page program 02, sector/block erase 20/52/D8, chip erase C7/60, read 03/0B, status 05/35,
 //   JEDEC id 9F, unique id 4B. Program and erase finish at once (a real one is busy for
 //   milliseconds: emulated time does not include it).
-// - A chip reset. The watchdog (its timer, or CTRL.TRIGGER, which pico-sdk's watchdog_reboot
-//   and so machine.reset() use) only calls a hook in rp2040js; here it reboots: a fresh RP2040
+// - A watchdog that counts (rp2040js's stops the clock: see Watchdog below) and a chip reset.
+//   The watchdog (its count, or CTRL.TRIGGER, which pico-sdk's watchdog_reboot and so
+//   machine.reset() use) only calls a hook in rp2040js; here it reboots: a fresh RP2040
 //   object, the same flash array contents, the watchdog's REASON and SCRATCH registers carried
 //   over (they survive a watchdog reset, RP2040 datasheet 4.7), USB enumerated again.
 //   Emulated time runs on across reboots.
@@ -235,6 +236,71 @@ class XipCtrl extends BasePeripheral {
   }
 }
 
+class Watchdog extends BasePeripheral {
+  // RP2040 datasheet 4.7: LOAD sets a 24-bit count that falls while CTRL.ENABLE and TICK's enable
+  // are set; at 0 the chip resets (REASON.TIMER), as it does at once on a write of CTRL.TRIGGER
+  // (REASON.FORCE). The count falls twice per 1 us tick (erratum RP2040-E1; pico-sdk's
+  // watchdog_enable loads twice the microseconds for it), so one count is 500 ns. rp2040js's own
+  // model runs this count on a Timer32 whose decrementing alarm can land on the same instant again
+  // and again, so the clock never moves and node's event loop stops.
+  constructor(rp2040, onFire) {
+    super(rp2040, "WATCHDOG");
+    this.onFire = onFire;
+    this.clock = rp2040.clock;
+    this.ctrl = 0x07000000; // PAUSE_DBG0, PAUSE_DBG1, PAUSE_JTAG: their reset values
+    this.tick = 1 << 9; // TICK.ENABLE
+    this.count = 0;
+    this.since = 0;
+    this.reason = 0;
+    this.scratchData = new Uint32Array(8);
+    this.alarm = this.clock.createAlarm(() => {
+      this.reason = 1;
+      this.onFire("watchdog");
+    });
+  }
+
+  get running() {
+    return (this.ctrl & (1 << 30)) !== 0 && (this.tick & (1 << 9)) !== 0;
+  }
+
+  remaining() {
+    if (!this.running) return this.count;
+    return Math.max(0, this.count - Math.floor((this.clock.nanos - this.since) / 500));
+  }
+
+  change(apply) {
+    this.count = this.remaining(); // fold the time run so far into the count, then change
+    this.since = this.clock.nanos;
+    apply();
+    this.alarm.cancel();
+    if (this.running) this.alarm.schedule(this.count * 500);
+  }
+
+  readUint32(offset) {
+    if (offset === 0x00) return ((this.ctrl & 0x7f000000) | this.remaining()) >>> 0;
+    if (offset === 0x08) return this.reason;
+    if (offset >= 0x0c && offset <= 0x28) return this.scratchData[(offset - 0x0c) >> 2];
+    if (offset === 0x2c) return this.tick | ((this.tick & (1 << 9)) ? 1 << 10 : 0); // RUNNING
+    return 0;
+  }
+
+  writeUint32(offset, value) {
+    if (offset === 0x00) {
+      if (value & 0x80000000) {
+        this.reason = 2;
+        this.onFire("trigger");
+      }
+      this.change(() => { this.ctrl = value & 0x7f000000; });
+    } else if (offset === 0x04) {
+      this.change(() => { this.count = value & 0xffffff; });
+    } else if (offset >= 0x0c && offset <= 0x28) {
+      this.scratchData[(offset - 0x0c) >> 2] = value;
+    } else if (offset === 0x2c) {
+      this.change(() => { this.tick = value & 0x3ff; });
+    }
+  }
+}
+
 // ---- USB: a host that sends only what it has ------------------------------------------------
 class HostCDC extends USBCDC {
   constructor(usb, toDevice) {
@@ -297,14 +363,13 @@ class Twin {
     mcu.peripherals[0x18000] = new FlashSSI(mcu, this.chip);
     mcu.peripherals[0x40018] = new IoQspi(mcu, this.chip);
     mcu.peripherals[0x14000] = new XipCtrl(mcu);
-    const dog = mcu.peripherals[0x40058];
+    const dog = new Watchdog(mcu, (why) => { this.pendingReboot = this.pendingReboot ?? why; });
+    mcu.peripherals[0x40058] = dog;
     if (watchdog) {
       dog.reason = watchdog.reason;
       dog.scratchData.set(watchdog.scratchData);
     }
-    dog.onWatchdogTrigger = () => {
-      this.pendingReboot = this.pendingReboot ?? (dog.reason === 2 ? "trigger" : "watchdog");
-    };
+    this.dog = dog;
     this.usbOpen = false;
     const cdc = new HostCDC(mcu.usbCtrl, this.toDevice);
     cdc.onDeviceConnected = () => {
@@ -333,7 +398,7 @@ class Twin {
 
   reboot(reason) {
     // boot() copies the flash over; the watchdog's registers are carried here.
-    const dog = this.mcu.peripherals[0x40058];
+    const { dog } = this;
     const kept = { reason: reason === "reset" ? 0 : dog.reason, scratchData: Uint32Array.from(dog.scratchData) };
     this.pendingReboot = null;
     this.boot(reason, kept);

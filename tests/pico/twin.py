@@ -30,6 +30,7 @@ import json
 import os
 import pty
 import pwd
+import re
 import shutil
 import subprocess
 import tempfile
@@ -47,6 +48,7 @@ HARNESS = HERE / "twin.mjs"
 IMAGE_NAME = "micropython-v1.28.0-rpi_pico"
 BUILD_COMMAND = "tools/build-pico-image.sh"
 INSTALL_COMMAND = "cd tests/pico && npm ci"
+REQUIRED_VARIABLE = "CLUE_PICO_REQUIRED"
 DEFAULT_UID = bytes.fromhex("e660c0d1c7a5b12f")
 
 
@@ -81,6 +83,40 @@ def missing() -> str | None:
     if not (HERE / "node_modules" / "rp2040js" / "package.json").is_file():
         return f"rp2040js is not installed for the board twin: run {INSTALL_COMMAND}"
     return None
+
+
+def firmware_with(**settings: object) -> dict[str, bytes]:
+    """firmware/*.py with settings of ``config.py`` replaced, e.g. ``HEARTBEAT_MS=150``.
+
+    Each ``NAME = ...`` line is rewritten (appending would not do: MicroPython folds a
+    ``const()`` name into the code that follows it, so a second assignment does not compile).
+    """
+    files = firmware_files()
+    text = files["config.py"].decode()
+    for name, value in settings.items():
+        text, count = re.subn(rf"^{name} = .*$", f"{name} = {value!r}  # the board twin's", text, flags=re.M)
+        if count != 1:
+            raise ValueError(f"config.py has no single line setting {name}")
+    files["config.py"] = text.encode()
+    return files
+
+
+# The board's heartbeat for a twin a host talks to: `clue-companion run` gives up on a board silent
+# for 1.5 s of real time, and the twin runs at a third of real time or less, so the firmware's
+# 1 s heartbeat would reach it 3 s or more apart.
+TWIN_HEARTBEAT_MS = 150
+
+
+def require() -> None:
+    """In a test: skip it (fail it with CLUE_PICO_REQUIRED=1, as ``make test-pico`` sets) when the twin cannot run."""
+    import pytest
+
+    reason = missing()
+    if reason is None:
+        return
+    if os.environ.get(REQUIRED_VARIABLE) == "1":
+        pytest.fail(f"{REQUIRED_VARIABLE}=1 and {reason}", pytrace=False)
+    pytest.skip(reason)
 
 
 class Twin:
