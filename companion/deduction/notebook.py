@@ -79,7 +79,7 @@ def _solve(problem: Problem, facts: Sequence[Fact], counter_type: type[Counter])
     deals, counts = counter.card_counts()
     for triple in setup.forbidden:
         # Envelopes are exclusive, so the deals a wrong accusation rules out can be counted and taken away.
-        ruled_out = Settled.build(problem, [*facts, Fact.envelope(triple, "")])
+        ruled_out = setup.narrowed(problem, [Fact.envelope(triple, "")])
         if ruled_out is not None:
             less, fewer = counter_type(problem, ruled_out).card_counts()
             deals -= less
