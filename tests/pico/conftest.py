@@ -39,8 +39,15 @@ def _is_twin_test(nodeid: str) -> bool:
     return nodeid.replace("\\", "/").split("::")[0].startswith("tests/pico/")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that boots a twin is slow (left out of make check), whoever wrote it."""
+    for item in items:
+        if _is_twin_test(item.nodeid) and item.nodeid.split("::")[0].rsplit("/", 1)[-1].startswith("test_twin_"):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     skipped = [report for report in terminalreporter.stats.get("skipped", []) if _is_twin_test(report.nodeid)]
     if skipped:
-        terminalreporter.write_line(f"board twin: {len(skipped)} tests skipped (no MicroPython image); "
+        terminalreporter.write_line(f"board twin: {len(skipped)} tests skipped (-rs says why); "
                                     f"build it with: {BUILD_COMMAND}", yellow=True)
