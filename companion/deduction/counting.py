@@ -22,6 +22,7 @@ shrinks with the layers, as few cards can reach few combinations.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from .settling import Problem, Settled
 
 FIELD = 5  # bits per counter in a packed count state: up to 31 cards in a hand
 MASK = (1 << FIELD) - 1
+ENVELOPE_MASK = (1 << (3 * FIELD)) - 1  # the three envelope fields, from the first
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class _Holders:
     @property
     def single(self) -> bool:
         return len(self.members) == 1
+
+    @property
+    def mask(self) -> int:
+        """This holder's fields, from ``shift``."""
+        return (1 << (FIELD * (1 if self.single else self.top))) - 1
 
 
 class Count:
@@ -77,10 +84,7 @@ class Count:
         self.plain = PlainCards((candidates[0], candidates[1], candidates[2]), len(plain))
         marked = [[card for card in category if card in setup.allowed and card not in setup.fixed and card not in plain]
                   for category in self.deck]
-        # The triple pass carries the envelope's card of each category once it is passed, except the last
-        # category's (met in the middle): the category with the most marked candidates goes last.
-        self.order = sorted(range(3), key=lambda at: sum(1 for card in marked[at] if ENVELOPE in setup.allowed[card]))
-        self.cards = _card_order([marked[at] for at in self.order], setup.clauses)
+        self.cards = _card_order(marked, setup.clauses)
         self.category = [category_of[card] for card in self.cards]
         self.holders = self._holders()
         fields = sum(1 if holder.single else holder.top for holder in self.holders)
@@ -96,6 +100,8 @@ class Count:
         self.plain_of = {category_of[card]: card for card in plain}  # one plain card per category, for its counts
         self.hands_mask = (1 << self.envelope_shift[0]) - 1  # the holders' fields of a state
         self.hands_seen: dict[int, tuple[int, list[int]]] = {}
+        self.parts_seen: list[dict[int, tuple[int, int]]] = [{} for _ in self.holders]
+        self.missing_seen: dict[int, tuple[int, ...]] = {}
 
     def _holders(self) -> list[_Holders]:
         named = {owner for owner, _ in self.setup.clauses} | {ASIDE}
@@ -163,7 +169,7 @@ class Count:
                 bits |= 1 << j
         return bits << self.clause_shift
 
-    def _start(self, identity: bool) -> int:
+    def _start(self) -> int:
         state = 0
         for holder in self.holders:
             for owner in holder.members:
@@ -172,16 +178,16 @@ class Count:
         for at, category in enumerate(self.deck):
             for card in category:
                 if self.setup.fixed.get(card) == ENVELOPE:
-                    state |= (self.group_of[card] if identity else 1) << self.envelope_shift[at]
+                    state |= 1 << self.envelope_shift[at]
         return state | ((1 << len(self.setup.clauses)) - 1) << self.clause_shift
 
-    def _forward(self, identity: bool, stop: int | None = None) -> list[dict[int, int]]:
-        layers = [{self._start(identity): 1}]
-        for index in range(len(self.cards) if stop is None else stop):
-            layers.append(self._forward_step(index, layers[-1], identity))
+    def _forward(self) -> list[dict[int, int]]:
+        layers = [{self._start(): 1}]
+        for index in range(len(self.cards)):
+            layers.append(self._forward_step(index, layers[-1]))
         return layers
 
-    def _steps(self, index: int, identity: bool) -> list[tuple[int, int, int, int, bool]]:
+    def _steps(self, index: int) -> list[tuple[int, int, int, int, bool]]:
         """Card ``index``'s moves as state arithmetic: (place, bits kept, field checked, change, counted).
 
         The field checked is -1 for the envelope (its category's field must be
@@ -193,8 +199,7 @@ class Count:
         result = []
         for place, met, field, top in self.moves[index]:
             if field < 0:
-                mark = (self.group_of[self.cards[index]] if identity else 1) << shift
-                result.append((place, ~met, -1, mark, False))
+                result.append((place, ~met, -1, 1 << shift, False))
             elif not top:
                 result.append((place, ~met, field, -(1 << field), False))
             else:
@@ -203,13 +208,13 @@ class Count:
                     result.append((place, ~met, at, -(1 << at) + ((1 << (at - FIELD)) if left > 1 else 0), True))
         return result
 
-    def _forward_step(self, index: int, layer: dict[int, int], identity: bool) -> dict[int, int]:
+    def _forward_step(self, index: int, layer: dict[int, int]) -> dict[int, int]:
         """The states after card ``index`` and the ways to reach each (the hot loop: kept flat)."""
         shift = self.envelope_shift[self.category[index]]
         closing, last = self.closing[index], self.last[index]
         out: dict[int, int] = defaultdict(int)
         items = list(layer.items())
-        for _, keep, at, change, counted in self._steps(index, identity):
+        for _, keep, at, change, counted in self._steps(index):
             if at < 0:
                 for state, count in items:
                     if not (state >> shift) & MASK:
@@ -235,7 +240,7 @@ class Count:
         earlier: dict[int, int] = defaultdict(int)
         at_place = [0] * len(self.places)
         items = list(layer.items())
-        for place, keep, at, change, counted in self._steps(index, identity=False):
+        for place, keep, at, change, counted in self._steps(index):
             total = 0
             for state, count in items:
                 if at < 0:
@@ -256,31 +261,40 @@ class Count:
 
     def _missing(self, state: int) -> tuple[int, ...]:
         """The categories whose envelope card is not among the marked cards placed so far."""
-        return tuple(at for at, shift in enumerate(self.envelope_shift) if not (state >> shift) & MASK)
+        key = (state >> self.envelope_shift[0]) & ENVELOPE_MASK
+        found = self.missing_seen.get(key)
+        if found is None:
+            found = self.missing_seen[key] = tuple(at for at in range(3) if not (key >> (FIELD * at)) & MASK)
+        return found
 
-    def _needs(self, state: int) -> list[list[int]]:
-        """For each holder, how many cards each of its members still takes (members taking none left out)."""
-        result = []
-        for holder in self.holders:
-            if holder.single:
-                result.append([(state >> holder.shift) & MASK])
-                continue
-            result.append([left for left in range(1, holder.top + 1)
-                           for _ in range((state >> (holder.shift + FIELD * (left - 1))) & MASK)])
-        return result
+    def _needs(self, holder: _Holders, state: int) -> list[int]:
+        """How many cards each of a holder's members still takes (members taking none left out)."""
+        if holder.single:
+            return [(state >> holder.shift) & MASK]
+        return [left for left in range(1, holder.top + 1)
+                for _ in range((state >> (holder.shift + FIELD * (left - 1))) & MASK)]
 
     def _hands(self, state: int) -> tuple[int, list[int]]:
-        """Ways to deal the plain cards left to the hands, and the cards each holder still takes.
+        """Ways to deal the plain cards left to the hands (:meth:`PlainCards.hands`), and the cards each holder
+        still takes.
 
-        Worked out once per combination of the hands' fields: the states the
-        programme ends in differ mostly in the envelope and share these.
+        The multinomial's denominator is built holder by holder, each holder's
+        part worked out once per value of its fields, and the whole once per
+        combination of the hands' fields (the states the programme ends in
+        share them: they differ in the envelope, and in few fields each).
         """
         key = state & self.hands_mask
         found = self.hands_seen.get(key)
         if found is None:
-            needs = self._needs(key)
-            found = self.hands_seen[key] = (self.plain.hands([need for members in needs for need in members]),
-                                            [sum(members) for members in needs])
+            denominator, takes = 1, []
+            for holder, seen in zip(self.holders, self.parts_seen):
+                part = seen.get(bits := (key >> holder.shift) & holder.mask)
+                if part is None:
+                    needs = self._needs(holder, key)
+                    part = seen[bits] = (math.prod(math.factorial(need) for need in needs), sum(needs))
+                denominator *= part[0]
+                takes.append(part[1])
+            found = self.hands_seen[key] = (math.factorial(sum(takes)) // denominator, takes)
         return found
 
     def _deal_plain(self, state: int) -> int:
@@ -290,7 +304,7 @@ class Count:
 
     def card_counts(self) -> tuple[int, dict[str, dict[str, int]]]:
         """How many deals fit (wrong accusations aside), and for each card how many put it at each place."""
-        forward = self._forward(identity=False)
+        forward = self._forward()
         ways = {state: finish for state in forward[-1] if (finish := self._deal_plain(state))}
         self.ways = [ways]  # kept (last layer first) for the triple pass
         found: dict[str, dict[str, int]] = self._plain_counts(forward[-1])
@@ -299,7 +313,6 @@ class Count:
             found[self.cards[index]] = self._per_player(at)
             self.ways.append(ways)
         self.ways.reverse()
-        self.forward = forward
         deals = sum(ways.values())
         for card, where in self.setup.fixed.items():
             found[card] = {where: deals}
@@ -347,91 +360,67 @@ class Count:
     def triples(self) -> dict[Triple, int]:
         """How many deals put each triple in the envelope (call after :meth:`card_counts`).
 
-        The forward pass carries each envelope card placed as its
-        interchangeable set; a category whose envelope card is still missing
-        where the programme ends has one of its plain cards there (their set).
-        The last category's card is not carried through the run of its cards
-        that ends the order (the tail): the count runs forward up to the tail,
-        and backward over the tail with "how many ways, for each of its card
-        sets" packed into one integer (a slot per set, wide enough for any
-        count). The two meet where the tail starts. A head state whose
-        last-category envelope card was placed early (a "one of" fact's card,
-        taken first) finishes in any of the plain ways.
+        A third pass, backward like the second over the states that can
+        finish, carries for each state not one number but one per envelope
+        (a card set of each category, or none yet), packed side by side into
+        one integer: slot ``g0 + n0 * (g1 + n1 * g2)``, each slot wide enough
+        for the number of deals. The programme's moves do not depend on which
+        card is in the envelope, only on whether its category has one, so
+        every move acts on all slots at once: a card going to the envelope
+        shifts the whole integer to its set's slots, a card going to a hand
+        adds or multiplies it. The states stay those of the plain count; only
+        the numbers grow. (Carrying the envelope's cards in the states instead
+        multiplied them several times over.)
         """
-        last = self.order[2]
-        start = len(self.cards)
-        while start > 0 and self.category[start - 1] == last:
-            start -= 1
-        shift = self.envelope_shift[last]
-        if start == len(self.cards) or (self._start(False) >> shift) & MASK:
-            return self._share((state, count * ways) for state, count in self._forward(identity=True)[-1].items()
-                               if (ways := self._deal_plain(state)))
-        width = sum(self.ways[0].values()).bit_length() + 1
-        tail = self._tail(start, shift, width)
-        met: dict[int, int] = defaultdict(int)  # the head's state (its envelope fields) -> packed counts
-        ends = []
-        for state, count in self._forward(identity=True, stop=start)[-1].items():
-            flags = state
-            for at in range(3):
-                if (state >> self.envelope_shift[at]) & MASK:
-                    flags = flags & ~(MASK << self.envelope_shift[at]) | 1 << self.envelope_shift[at]
-            if (state >> shift) & MASK:
-                finish = self.ways[start].get(flags)
-                if finish:
-                    ends.append((state, count * finish))
-                continue
-            packed = tail.get(flags)
-            if packed:
-                met[self._envelope_fields(state)] += count * packed
-        for fields, packed in met.items():
-            for slot in range(len(self.groups[last])):
-                value = (packed >> (width * slot)) & ((1 << width) - 1)
-                if value:
-                    ends.append((fields | (slot + 1) << shift, value))
-        return self._share(ends)
+        # Slots only for the card sets that may be in the envelope, numbered from 1 (0: none yet).
+        candidates = [[number for number, cards in enumerate(groups, start=1)
+                       if ENVELOPE in self.setup.allowed[cards[0]]] for groups in self.groups]
+        slot_of = {(at, number): slot for at in range(3) for slot, number in enumerate(candidates[at], start=1)}
+        sizes = [len(numbers) + 1 for numbers in candidates]
+        width = -(-(sum(self.ways[0].values()).bit_length() + 1) // 8) * 8  # whole bytes, for reading it out
+        step = [width, width * sizes[0], width * sizes[0] * sizes[1]]  # bits from one slot of a category to the next
 
-    def _envelope_fields(self, state: int) -> int:
-        return sum(((state >> shift) & MASK) << shift for shift in self.envelope_shift)
+        def offset(at: int, card: str) -> int:  # 0 for a card that cannot be in the envelope (never shifted)
+            return step[at] * slot_of.get((at, self.group_of[card]), 0)
 
-    def _tail(self, start: int, shift: int, width: int) -> dict[int, int]:
-        """From each state where the last category's run begins: ways to finish, per envelope card set, packed.
+        after = {state: ways << sum(offset(at, self.plain_of[at]) for at in self._missing(state))
+                 for state, ways in self.ways[-1].items()}
+        for index in range(len(self.cards) - 1, -1, -1):
+            after = self._packed_step(index, after, offset(self.category[index], self.cards[index]))
+        packed = after.get(self._start(), 0)
+        for at, category in enumerate(self.deck):  # an envelope card known from the start
+            packed <<= sum(offset(at, card) for card in category if self.setup.fixed.get(card) == ENVELOPE)
+        return self._share(packed, width, [[0, *numbers] for numbers in candidates])
 
-        A state whose last-category envelope card was placed earlier is left
-        out: only the head knows which card that was. Where the programme
-        ends, a state still missing that card has a plain one there.
+    def _packed_step(self, index: int, after: dict[int, int], into: int) -> dict[int, int]:
+        """The packed ways to finish from each state before card ``index`` (``into``: the shift to its slot)."""
+        shift = self.envelope_shift[self.category[index]]
+        earlier: dict[int, int] = defaultdict(int)
+        states = list(self.ways[index])
+        for _, keep, at, change, counted in self._steps(index):
+            for state in states:
+                if at < 0:
+                    if not (state >> shift) & MASK and (packed := after.get((state | change) & keep)):
+                        earlier[state] += packed << into
+                elif (players := (state >> at) & MASK) and (packed := after.get((state + change) & keep)):
+                    earlier[state] += packed * players if counted else packed
+        return earlier
+
+    def _share(self, packed: int, width: int, numbers: list[list[int]]) -> dict[Triple, int]:
+        """The packed counts read out by slot, each shared evenly between the triples of its card sets.
+
+        ``numbers`` gives each category's card set for each slot number.
         """
-        last = self.order[2]
-        after_layer: dict[int, int] = {}
-        if last in self.plain_of:
-            slot = width * (self.group_of[self.plain_of[last]] - 1)
-            after_layer = {state: ways << slot for state, ways in self.ways[-1].items() if not (state >> shift) & MASK}
-        for index in range(len(self.cards) - 1, start - 1, -1):
-            slot = width * (self.group_of[self.cards[index]] - 1)
-            ways, layer = self.ways[index + 1], defaultdict[int, int](int)
-            states = [state for state in self.forward[index] if not (state >> shift) & MASK]
-            for _, keep, at, change, counted in self._steps(index, identity=False):
-                for state in states:
-                    if at < 0:  # this card goes to the envelope: its slot gets the plain ways to finish
-                        finish = ways.get((state | change) & keep)
-                        if finish:
-                            layer[state] += finish << slot
-                    elif (players := (state >> at) & MASK):
-                        packed = after_layer.get((state + change) & keep)
-                        if packed:
-                            layer[state] += packed * players if counted else packed
-            after_layer = dict(layer)
-        return after_layer
-
-    def _share(self, ends: Iterable[tuple[int, int]]) -> dict[Triple, int]:
-        """Counts by envelope fields (card sets) shared out evenly between the triples of those sets."""
-        by_sets: dict[tuple[int, int, int], int] = defaultdict(int)
-        plain = [self.group_of[self.plain_of[at]] if at in self.plain_of else 0 for at in range(3)]
-        for state, count in ends:  # a field still 0: the category's envelope card is one of its plain cards
-            first, second, third = ((state >> shift) & MASK or plain[at] for at, shift in enumerate(self.envelope_shift))
-            by_sets[first - 1, second - 1, third - 1] += count
         result: dict[Triple, int] = {}
-        for (first, second, third), count in by_sets.items():
-            sets = self.groups[0][first], self.groups[1][second], self.groups[2][third]
+        data = packed.to_bytes(-(-packed.bit_length() // 8), "little")
+        size, sizes = width // 8, [len(at) for at in numbers]
+        for slot in range(len(data) // size + 1):
+            count = int.from_bytes(data[slot * size:(slot + 1) * size], "little")
+            if not count:
+                continue
+            first, second, third = slot % sizes[0], slot // sizes[0] % sizes[1], slot // (sizes[0] * sizes[1])
+            sets = (self.groups[0][numbers[0][first] - 1], self.groups[1][numbers[1][second] - 1],
+                    self.groups[2][numbers[2][third] - 1])
             share = count // (len(sets[0]) * len(sets[1]) * len(sets[2]))
             for triple in itertools.product(*sets):
                 if triple not in self.setup.forbidden:
