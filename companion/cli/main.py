@@ -39,6 +39,7 @@ from companion.rules.user_editions import (
 )
 
 from . import board as board_command
+from . import camera
 from . import notebook as notebook_command
 from . import simulate
 
@@ -96,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("--occupied", nargs="*", default=[], metavar="SQUARE", help="squares holding other movers")
     moves.set_defaults(command=_destinations)
     board_command.add_parser(commands)
+    camera.add_parser(commands)
     notebook_command.add_parser(commands)
     simulate.add_parser(commands)
     # The device commands load pyserial, luma and the web app: the record's commands start without them.

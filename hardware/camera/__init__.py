@@ -1,0 +1,10 @@
+"""The camera that reads the board from above: markers on the pieces, found in a photo (issue 29).
+
+- :mod:`hardware.camera.layout`: where every marker is on the board (``camera markers --json``);
+- :mod:`hardware.camera.markers`: the printable sheet (SVG, PDF);
+- :mod:`hardware.camera.read`: a photo in, each piece's place out;
+- :mod:`hardware.camera.scene`: synthetic photos of a board with known pieces, for tests and benchmarks.
+
+Needs ``opencv-python-headless`` and numpy; the rest of the companion never imports this package at
+module level.
+"""

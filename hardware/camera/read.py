@@ -1,0 +1,202 @@
+"""A photo of the board in, each piece's place out.
+
+API (the live adapter calls ``read`` once per frame):
+
+- ``read(image_bgr, layout, calibration=None) -> Reading``: ``layout`` is
+  :func:`hardware.camera.layout.layout`'s dictionary (or a :class:`Plan`), ``calibration`` a
+  :class:`hardware.camera.pose.Lens` (None: the focal length is estimated from the corners);
+- ``Reading``: ``board_found``; ``pieces`` {piece: square id or room name}; ``unseen`` (every
+  other piece of the edition, hidden or off the board); and for the live panel ``outline`` (the
+  board's four corners in pixels, clockwise from top-left), ``seen`` {piece: marker centre in
+  pixels}, ``missing_corners`` (corner ids not found: 0 top left, 1 top right, 2 bottom right,
+  3 bottom left), ``foreign`` (ids in view that are not this edition's) and ``duplicates``
+  (ids seen twice);
+- ``load_image(path) -> image``: a photo file, checked (ReadError with a code otherwise);
+- ``Reading.check()``: ReadError for a reading the CLI must refuse (no board, foreign or doubled
+  markers); the live adapter may ignore those instead.
+
+How: OpenCV's ArUco detector finds every marker; the corner markers (three suffice) give the
+camera's pose (:mod:`hardware.camera.pose`); each piece's marker centre is taken back along its
+ray to the marker's own height above the board, and the board point under it names the place:
+the room whose cell it is in, else the hallway square.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.rules.errors import ClueError
+
+from .layout import Plan
+from .pose import Lens, Pose, solve
+
+MAX_PIXELS = 40_000_000
+MIN_CORNERS = 3  # of 4: a hand may cover one
+Image = NDArray[np.uint8]
+
+
+class ReadError(ClueError, ValueError):
+    """A photo that cannot be read; ``code`` says why (not_an_image, too_large, no_board, ...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one photo shows (see the module's note)."""
+
+    board_found: bool
+    pieces: Mapping[str, str]
+    unseen: tuple[str, ...]
+    outline: tuple[tuple[float, float], ...] = ()
+    seen: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    missing_corners: tuple[int, ...] = ()
+    foreign: tuple[int, ...] = ()
+    duplicates: tuple[int, ...] = ()
+
+    def check(self) -> Reading:
+        """This reading, or ReadError when the photo has no board or markers that do not belong."""
+        if self.duplicates:
+            raise ReadError("duplicate_marker", f"two markers with one id in view: {list(self.duplicates)}")
+        if self.foreign:
+            raise ReadError("foreign_marker", f"markers of another edition in view: ids {list(self.foreign)}")
+        if not self.board_found:
+            raise ReadError("no_board", f"no board in view: corner markers {list(self.missing_corners)} not found "
+                                        f"(at least {MIN_CORNERS} of 4 are needed)")
+        return self
+
+    def to_json(self, ms: float) -> dict[str, Any]:
+        return {"board_found": self.board_found, "pieces": dict(self.pieces), "unseen": list(self.unseen),
+                "ms": round(ms, 1)}
+
+
+def load_image(path: str) -> Image:
+    """A photo file as a BGR image; ReadError ``not_an_image``, ``too_large`` or ``unreadable``."""
+    from PIL import Image as Pillow
+    from PIL import UnidentifiedImageError
+
+    try:
+        with Pillow.open(path) as probe:  # reads the header only: a huge image is refused before decoding
+            width, height = probe.size
+    except UnidentifiedImageError:
+        raise ReadError("not_an_image", f"{path} is not an image") from None
+    except OSError as err:
+        raise ReadError("unreadable", f"cannot read {path}: {err.strerror or err}") from None
+    if width * height > MAX_PIXELS:
+        raise ReadError("too_large", f"{path} is {width} x {height}: over {MAX_PIXELS // 1_000_000} megapixels")
+    data = np.fromfile(path, dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ReadError("not_an_image", f"{path}: OpenCV cannot decode it")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def detector(dictionary: str) -> cv2.aruco.ArucoDetector:
+    """ArUco's detector for a layout's dictionary, tuned for markers some 20 px across."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.minMarkerPerimeterRate = 0.02
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 25
+    params.adaptiveThreshWinSizeStep = 10
+    params.perspectiveRemovePixelPerCell = 6
+    params.errorCorrectionRate = 0.3  # 4x4 codes are far apart; fewer corrections, fewer false ids
+    chosen = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
+    return cv2.aruco.ArucoDetector(chosen, params)
+
+
+def read(image_bgr: Image, layout: Mapping[str, Any] | Plan, calibration: Lens | None = None,
+         finder: cv2.aruco.ArucoDetector | None = None) -> Reading:
+    """Each piece's place in one photo (``finder``: a detector to reuse across frames)."""
+    plan = layout if isinstance(layout, Plan) else Plan.of(layout)
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = (finder or detector(plan.dictionary)).detectMarkers(gray)
+    found = _by_id(corners, ids)
+    known = {m.id for m in (*plan.corners, *plan.pieces)}
+    foreign = tuple(sorted(i for i in found if i not in known))
+    duplicates = tuple(sorted(i for i, quads in found.items() if len(quads) > 1 and i in known))
+    names = tuple(m.name for m in plan.pieces)
+    missing = tuple(c.id for c in plan.corners if c.id not in found)
+    if len(plan.corners) - len(missing) < MIN_CORNERS:
+        return Reading(False, {}, names, missing_corners=missing, foreign=foreign, duplicates=duplicates)
+    height, width = gray.shape[:2]
+    pose = _pose(plan, found, (width, height), calibration)
+    pieces, seen = _place_pieces(plan, found, pose)
+    outline = tuple((float(x), float(y)) for x, y in pose.to_image(_board_outline(plan)))
+    return Reading(True, pieces, tuple(n for n in names if n not in pieces), outline, seen, missing, foreign,
+                   duplicates)
+
+
+def _by_id(corners: Any, ids: Any) -> dict[int, list[NDArray[np.float64]]]:
+    found: dict[int, list[NDArray[np.float64]]] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, np.asarray(ids).reshape(-1)):
+        found.setdefault(int(marker_id), []).append(np.asarray(quad, dtype=np.float64).reshape(4, 2))
+    return found
+
+
+def _pose(plan: Plan, found: Mapping[int, list[NDArray[np.float64]]], size: tuple[int, int],
+          calibration: Lens | None) -> Pose:
+    image_points, board_points = [], []
+    for corner in plan.corners:
+        if corner.id in found and corner.center_mm is not None:
+            image_points.append(found[corner.id][0])
+            board_points.append(_square(corner.center_mm, corner.size_mm))
+    return solve(np.vstack(image_points), np.vstack(board_points), size, calibration)
+
+
+def _square(centre: tuple[float, float], side: float) -> NDArray[np.float64]:
+    """A marker's four corners in ArUco's order (top-left, clockwise), printed upright on the board."""
+    x, y, h = centre[0], centre[1], side / 2
+    return np.array([[x - h, y - h], [x + h, y - h], [x + h, y + h], [x - h, y + h]])
+
+
+def _place_pieces(plan: Plan, found: Mapping[int, list[NDArray[np.float64]]],
+                  pose: Pose) -> tuple[dict[str, str], dict[str, tuple[float, float]]]:
+    pieces: dict[str, str] = {}
+    seen: dict[str, tuple[float, float]] = {}
+    for marker in plan.pieces:
+        quads = found.get(marker.id)
+        if not quads or len(quads) > 1:  # a doubled id cannot say which is the piece
+            continue
+        centre = _centre(quads[0])
+        seen[marker.name] = (float(centre[0]), float(centre[1]))
+        x, y = pose.to_board(centre.reshape(1, 2), marker.height_mm)[0]
+        place = plan.place_at(float(x), float(y))
+        if place is not None:
+            pieces[marker.name] = place
+    return pieces, seen
+
+
+def _centre(quad: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Where a quadrilateral's diagonals cross: its centre under perspective, unlike the corners' mean."""
+    p1, p2, p3, p4 = quad
+    d1, d2 = p3 - p1, p4 - p2
+    denominator = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denominator) < 1e-9:
+        return np.asarray(quad.mean(axis=0), dtype=np.float64)
+    s = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / denominator
+    return np.asarray(p1 + s * d1, dtype=np.float64)
+
+
+def _board_outline(plan: Plan) -> NDArray[np.float64]:
+    w, h = plan.width_mm, plan.height_mm
+    return np.array([[0.0, 0.0, 0.0], [w, 0.0, 0.0], [w, h, 0.0], [0.0, h, 0.0]])
+
+
+def timed_read(image_bgr: Image, layout: Mapping[str, Any] | Plan,
+               calibration: Lens | None = None) -> tuple[Reading, float]:
+    """``read`` and the milliseconds it took."""
+    start = time.perf_counter()
+    reading = read(image_bgr, layout, calibration)
+    return reading, (time.perf_counter() - start) * 1000
