@@ -8,15 +8,17 @@ are a closed formula, and those ways are the backward pass's starting values.
 
 Forward (ways to reach a state) and backward (ways to finish from it) passes
 over the marked cards give every marked card's count at every place; the
-plain cards' counts come from the last layer by formula; a forward pass that
-carries the envelope's cards (by interchangeable set) counts envelope triples.
+plain cards' counts come from the last layer by formula; a second backward
+pass, with a packed integer per state (a slot per envelope), counts envelope
+triples.
 
 Why this is fast: the programme's live states are the combinations of cards
-each distinct hand still takes, and there are tens of thousands of them at a
-10-player table. Carried through every card that used to be up to 27 layers
-of them; now it is only as many layers as there are marked cards (a handful
-early in a game, at most 16 in the benchmark's games), and the state count
-shrinks with the layers, as few cards can reach few combinations.
+each distinct hand still takes and of open facts; at a 10-player table there
+were up to 13,000 of them in a layer, over up to 27 layers (one per unsettled
+card), three passes. With the plain cards left out there are as many layers as
+marked cards (a handful early in a game, at most 16 in the benchmark's games),
+and far fewer states in each: few cards reach few combinations (at most 1,416
+in the benchmark's 10-player games).
 """
 
 from __future__ import annotations
@@ -67,10 +69,10 @@ class Count:
     A state holds what still matters about the cards not yet placed. Its fields,
     from the lowest bits: for each lone player, how many more cards it takes;
     for each set of interchangeable players, how many of them still take 1, 2,
-    ... cards (FIELD bits each); for each category, the envelope's card so far
-    (0 for none; else 1, or the card's interchangeable set when the triples are
-    wanted); then one bit per unmet "one of" fact. A step that may go to any of
-    n interchangeable players in the same position counts n times.
+    ... cards (FIELD bits each); for each category, whether the envelope has
+    its card yet (1) or not (0); then one bit per unmet "one of" fact. A step
+    that may go to any of n interchangeable players in the same position counts
+    n times.
     """
 
     def __init__(self, problem: Problem, setup: Settled) -> None:
@@ -79,12 +81,10 @@ class Count:
                      for owner in self.owners}
         category_of = {card: at for at, category in enumerate(self.deck) for card in category}
         plain = _plain_cards(self.deck, setup, self.left)
-        candidates = [sum(1 for card in plain if category_of[card] == at) if _envelope_open(self.deck[at], setup)
-                      else 0 for at in range(3)]
-        self.plain = PlainCards((candidates[0], candidates[1], candidates[2]), len(plain))
-        marked = [[card for card in category if card in setup.allowed and card not in setup.fixed and card not in plain]
-                  for category in self.deck]
-        self.cards = _card_order(marked, setup.clauses)
+        self.plain = _plain_count(self.deck, setup, plain)
+        self.plain_of = {category_of[card]: card for card in plain}  # one plain card per category, for its counts
+        self.cards = _card_order([[card for card in category if card in setup.allowed and card not in setup.fixed
+                                   and card not in plain] for category in self.deck], setup.clauses)
         self.category = [category_of[card] for card in self.cards]
         self.holders = self._holders()
         fields = sum(1 if holder.single else holder.top for holder in self.holders)
@@ -97,7 +97,6 @@ class Count:
         self.last = [not self.plain.candidates[at] and index == max(i for i, c in enumerate(self.category) if c == at)
                      for index, at in enumerate(self.category)]
         self.groups, self.group_of = self._groups()
-        self.plain_of = {category_of[card]: card for card in plain}  # one plain card per category, for its counts
         self.hands_mask = (1 << self.envelope_shift[0]) - 1  # the holders' fields of a state
         self.hands_seen: dict[int, tuple[int, list[int]]] = {}
         self.parts_seen: list[dict[int, tuple[int, int]]] = [{} for _ in self.holders]
@@ -432,17 +431,24 @@ def _envelope_open(category: tuple[str, ...], setup: Settled) -> bool:
     return not any(setup.fixed.get(card) == ENVELOPE for card in category)
 
 
-def _plain_cards(deck: Deck, setup: Settled, left: dict[str, int]) -> list[str]:
+def _plain_cards(deck: Deck, setup: Settled, left: dict[str, int]) -> set[str]:
     """The unsettled cards that any hand still taking cards may hold, the envelope too while its card is unknown,
     and that no "one of" fact names."""
     hands = {owner for owner, room in left.items() if room > 0}
     named = {card for _, cards in setup.clauses for card in cards}
-    plain: list[str] = []
+    plain: set[str] = set()
     for category in deck:
         everywhere = hands | ({ENVELOPE} if _envelope_open(category, setup) else set())
-        plain.extend(card for card in category if card in setup.allowed and card not in setup.fixed
+        plain.update(card for card in category if card in setup.allowed and card not in setup.fixed
                      and card not in named and setup.allowed[card] == everywhere)
     return plain
+
+
+def _plain_count(deck: Deck, setup: Settled, plain: set[str]) -> PlainCards:
+    """How many plain cards, and how many of each category may be the envelope's (none once its card is known)."""
+    first, second, third = (sum(1 for card in category if card in plain) if _envelope_open(category, setup) else 0
+                            for category in deck)
+    return PlainCards((first, second, third), len(plain))
 
 
 def _card_order(marked: list[list[str]], clauses: list[tuple[str, frozenset[str]]]) -> list[str]:
