@@ -337,7 +337,7 @@ class Twin {
     this.waiters = []; // {us, id}
     this.readerCommands = [];
     this.readers = null;
-    this.lastSlice = performance.now();
+    this.startedAt = performance.now(); // emulated time never runs ahead of real time since then
     this.chip = new FlashChip(null, uid);
     this.boot("power-on", null);
   }
@@ -433,12 +433,12 @@ class Twin {
     // rp2040js's Simulator.execute() loop, with a real-time budget per slice and reboots between
     // instructions (never from inside the watchdog's callback). Instructions run as fast as the
     // host allows (about a third of real time); a core waiting for an interrupt (WFI/WFE: a
-    // sleep_ms, the idle REPL) lets emulated time pass no faster than real time, the pace of the
-    // host at the other end of the USB cable. Jumping to the next alarm instead let an idle REPL
-    // run a million times faster than real time, so a host's next byte arrived days later.
+    // sleep_ms, the idle REPL) skips ahead only until emulated time catches up with real time
+    // since the twin started, then waits at real pace: the pace of the host at the other end of
+    // the USB cable. Jumping to the next alarm instead let an idle REPL run a million times faster
+    // than real time, so a host's next byte arrived days later.
     const started = performance.now();
-    let idleNanos = Math.max(0, (started - this.lastSlice) * 1e6);
-    this.lastSlice = started;
+    let idleNanos = Math.max(0, (started - this.startedAt) * 1e6 - this.nanos);
     let idled = false;
     const stopAt = started + SLICE_MS;
     while (performance.now() < stopAt && !this.pendingReboot && !idled) {

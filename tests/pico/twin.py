@@ -13,7 +13,9 @@ Commands go to twin.mjs as JSON lines (its header lists them); the useful ones
 have methods:
 
 - :meth:`Twin.now_us` emulated time in microseconds since power-on (monotonic
-  across reboots);
+  across reboots, never ahead of the real time since :meth:`Twin.start`: the
+  emulator runs slower than real time, and a core waiting for an interrupt
+  skips ahead only until it catches up);
 - :meth:`Twin.run_until` until an emulated time and/or a condition, within a
   real-time timeout (raises :class:`TwinTimeout`);
 - :meth:`Twin.reset` reboots the chip (flash kept), :meth:`Twin.boots` the
@@ -132,6 +134,7 @@ class Twin:
         self.limit = limit
         self.verbose = verbose
         self.port = ""
+        self.started = 0.0
         self._dir = Path(tempfile.mkdtemp(prefix="clue-twin-"))
         self._process: subprocess.Popen[str] | None = None
         self._slave = -1
@@ -161,6 +164,7 @@ class Twin:
                                              stderr=self._stderr, text=True, bufsize=1, pass_fds=(master,))
         finally:
             os.close(master)  # node holds it now
+        self.started = time.monotonic()  # before node starts: emulated time stays behind real time since then
         self._killer = threading.Timer(self.limit, self._kill)
         self._killer.daemon = True
         self._killer.start()
