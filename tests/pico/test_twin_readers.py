@@ -16,7 +16,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 import pytest
@@ -256,7 +255,7 @@ def test_b_twelve_tags_come_and_go_over_one_rooms_antennas(crowded: tuple[Twin, 
         over = rng.sample(antennas, 2) if roll > 0.8 else [rng.choice(antennas)]
         how = "slide" if lying and roll > 0.6 else "place"  # slid: it stays powered if a field stays on
         truth.record(uid, place(twin, uid, over, how), over)
-        host.run(0.08)
+        host.run(0.05)  # several changes a pass: arrivals, departures and moves overlap
     expected = set(truth.now())
     held_by = {reader: {uid for uid, over in truth.now().items() if reader in over} for reader in antennas}
 
@@ -270,7 +269,7 @@ def test_b_twelve_tags_come_and_go_over_one_rooms_antennas(crowded: tuple[Twin, 
     host.until(settled, 4.0, f"the room's reports settle on {sorted(expected)}")
     window = 700_000  # a full pass of 29 readers (~250 ms), three misses for a departure, the host's polling
     assert wrong_reports(host, truth, antennas, window) == []
-    assert len(host.messages(TagOn, since)) >= 30  # the churn was seen, not slept through
+    assert len(host.messages(TagOn, since)) >= 20  # the churn was seen, not slept through
 
 
 def test_b_a_tag_straddling_two_antennas(crowded: tuple[Twin, Host]) -> None:
@@ -299,8 +298,7 @@ def test_b_a_tag_straddling_two_antennas(crowded: tuple[Twin, Host]) -> None:
 
 def test_e_every_piece_on_the_29_reader_board(crowded: tuple[Twin, Host]) -> None:
     twin, host = crowded
-    twin.command({"readers": {"cmd": "clear"}})
-    host.run(1.0)  # the churn's tags reported gone
+    twin.command({"readers": {"cmd": "clear"}})  # the tags of b: reported gone meanwhile
     rooms = [room_readers(room) for room in ROOM_NAMES]
     placed: dict[str, int] = {}
     for n in range(12):  # six movers and six weapons, in the rooms, over their antennas
@@ -317,9 +315,9 @@ def test_e_every_piece_on_the_29_reader_board(crowded: tuple[Twin, Host]) -> Non
         held = host.present()
         return all(uid in held.get(reader, set()) for uid, reader in placed.items())
 
-    host.until(all_seen, 3.0, "every piece and card reported")
+    host.until(all_seen, 5.0, "every piece and card reported")
     steady = host.pump()
-    host.until(lambda: len(host.logs("twin heap", steady)) >= 2, 3.0, "two heap reports at steady state")
+    host.until(lambda: len(host.logs("twin heap", steady)) >= 2, 5.0, "two heap reports at steady state")
     assert twin.boots()[-1]["n"] == 1, "the board rebooted"
     assert not host.logs("MemoryError|crashed")
     heap = [tuple(map(int, re.findall(r"\d+", text))) for text in host.logs("twin heap", steady)]
@@ -368,19 +366,22 @@ def reported(host: Host, uid: str) -> bool:
 
 
 def wiring_problems(twin: Twin, host: Host, probes: tuple[int, ...], readers: int) -> list[str]:
-    """What a board wired from a wrong netlist shows: readers that do not answer, tags reported elsewhere."""
+    """What a board wired from a wrong netlist shows: readers that do not answer, tags reported elsewhere.
+
+    A tag is laid on each reader of ``probes`` at once; each must be reported there, and only there.
+    """
     problems = []
     working = host.messages(Hello)[-1][1].working
     if working != frozenset(range(readers)):
         problems.append(f"readers not answering: {sorted(set(range(readers)) - working)}")
-    for n, reader in enumerate(probes):
-        uid = uid_for(400 + n)
+    laid = {uid_for(400 + reader): reader for reader in probes}
+    for uid, reader in laid.items():
         place(twin, uid, [reader])
-        try:
-            host.until(partial(reported, host, uid), 1.0, "")
-        except AssertionError:
-            problems.append(f"the tag laid on reader {reader} was not reported")
-            continue
+    try:
+        host.until(lambda: all(reported(host, uid) for uid in laid), 1.2, "")
+    except AssertionError:
+        pass  # what did not come is named below
+    for uid, reader in laid.items():
         seen = [m.reader for _, m in host.messages(TagOn) if m.uid.hex() == uid]
         if seen != [reader]:
             problems.append(f"the tag laid on reader {reader} was reported on {seen}")
@@ -396,9 +397,8 @@ def test_g_a_pin_swapped_in_the_netlist_fails_the_twin(crowded: tuple[Twin, Host
     with Twin(files=board_files(16), wiring=wiring(16, swap=((0, 1), (28, 17))), limit=60) as other:
         other_host = booted_host(other)
         try:
-            problems = wiring_problems(other, other_host, (0, 10), 16)
+            problems = wiring_problems(other, other_host, (0,), 16)
         finally:
             other_host.close()
     assert problems == ["readers not answering: [10, 11, 12, 13, 14, 15]",
-                        "the tag laid on reader 0 was reported on [1]",
-                        "the tag laid on reader 10 was not reported"]
+                        "the tag laid on reader 0 was reported on [1]"]
