@@ -18,7 +18,7 @@ BOOT_LIMIT_US = 3_000_000  # power-on to the first HELLO, emulated: measured 1.2
 
 def read_until(port: serial.Serial, done: Callable[[list[Message]], bool], timeout: float = 40.0) -> list[Message]:
     """Frames from ``port`` until ``done(frames)`` (real ``timeout``)."""
-    parser, frames = Parser(), []
+    parser, frames = Parser(), list[Message]()
     deadline = time.monotonic() + timeout
     while not done(frames):
         assert time.monotonic() < deadline, f"not seen within {timeout} s: {frames}"

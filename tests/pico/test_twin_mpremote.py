@@ -31,7 +31,7 @@ def mpremote(port: str, *args: str, timeout: float = 60.0) -> subprocess.Complet
 
 
 def frames_until(port: str, done: Callable[[list[Message]], bool], timeout: float = 40.0) -> list[Message]:
-    parser, frames = Parser(), []
+    parser, frames = Parser(), list[Message]()
     deadline = time.monotonic() + timeout
     with serial.Serial(port, timeout=0.2) as link:
         while not done(frames):

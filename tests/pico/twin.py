@@ -126,7 +126,7 @@ class Twin:
 
     def __init__(self, image: Path | None = None, files: Mapping[str, bytes] | None = None,
                  wiring: Mapping[str, Any] | Path | None = None, uid: bytes = DEFAULT_UID,
-                 limit: float = 180.0, verbose: bool = False) -> None:
+                 limit: float = 300.0, verbose: bool = False) -> None:
         self.image = image or image_dir()
         self.files = dict(files) if files is not None else firmware_files()
         self.wiring = wiring
