@@ -15,6 +15,25 @@
 // block, and its answer reaches that block only through the netlist's MISO GPIO in the same
 // function; it is selected only while the GPIO (or the decoder output) the netlist names is low.
 // rp2040js's SPI model ignores pins, so without these checks a swapped wire would still work.
+//
+// attachReaders(mcu, wiring) returns { command(obj), counters(), reattach(mcu), field, chips }.
+// command() takes one JSON object; readers are numbered as in the wiring, UIDs are hex (4, 7, 10 bytes):
+//   {cmd: "place", uid, reader} or {cmd: "place", uid, readers: [a, b]}   lay a tag (fresh: unpowered, IDLE)
+//   {cmd: "straddle", uid, readers: [a, b]}   the same, over two antennas or more (powered by either field)
+//   {cmd: "slide", uid, readers: [...]}       move a tag without lifting it (keeps HALT while a field stays on)
+//   {cmd: "remove", uid}, {cmd: "clear"}      lift one tag, or every tag
+//   {cmd: "unplug" | "plug", reader?}         the module off its cable: MISO reads the buffer input's pull
+//                                             (wiring's unplugged_miso); plugged back at power-on state
+//   {cmd: "overheat" | "cool", reader?}       above / below the temperature alarm limit (TempErr, drivers off)
+//   {cmd: "power_dip", reader?}               a brown-out: registers back to their power-on values, field off
+//   {cmd: "version", reader?, value}          VersionReg of a clone (after its next reset)
+//   {cmd: "stall" | "unstall", spi?}          SPI bytes stop completing (the firmware hangs in a transfer)
+//                                             until "unstall"; a reboot does not clear it
+//   {cmd: "counters"}                         SPI transactions and bytes: total, per SPI block, per reader
+//   {cmd: "reader", reader}, {cmd: "tags"}    one chip's state; every tag, its antennas and ISO state
+//   {cmd: "version_reads", reader}            when the firmware read that VersionReg (once a scan: pass times)
+// Without "reader" a fault applies to every module. A reboot of the Pico (twin.mjs) calls
+// reattach(newMcu): the readers and tags keep their power and state; RST goes low with the Pico's pads.
 
 // ---- MFRC522 registers and commands (NXP MFRC522 datasheet, section 9) ----------------------
 const COMMAND = 0x01;
