@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import serial
 from hardware.protocol import Hello, Log, Message, Parser
+from flash_image import list_files
 from twin import Twin, require
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -70,7 +71,7 @@ def test_mpremote_stops_the_firmware_copies_lists_and_runs(twin: Twin, tmp_path:
     assert [boot["reason"] for boot in twin.boots()] == ["power-on"]
 
 
-def test_the_copy_survives_a_reset_and_the_firmware_runs_again(twin: Twin) -> None:
+def test_the_copy_survives_a_reset_and_the_firmware_runs_again(twin: Twin, tmp_path: Path) -> None:
     # mpremote's own reset: machine.reset(), which reboots through the watchdog (CTRL.TRIGGER).
     done = mpremote(twin.port, "reset")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -83,6 +84,9 @@ def test_the_copy_survives_a_reset_and_the_firmware_runs_again(twin: Twin) -> No
     names, cause = listed.stdout.strip().rsplit("] ", 1)
     assert "'greeting.py'" in names and "'main.py'" in names
     assert cause == "3"  # machine.WDT_RESET: the rp2 port's machine.reset() goes through the watchdog
+    # The flash itself holds it: the host's littlefs reads the file system MicroPython wrote.
+    on_flash = list_files(twin.save_fs(tmp_path / "fs.img").read_bytes())
+    assert on_flash["greeting.py"] == len("TEXT = 'copied by mpremote'\n" + "# padding\n" * 600)
 
 
 def broken_config() -> bytes:
