@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import serial
 from hardware.protocol import Hello, Log, Message, Parser
-from flash_image import list_files
+from flash_image import firmware_files, list_files
 from twin import Twin, require
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -96,8 +96,6 @@ def broken_config() -> bytes:
 
 
 def test_a_board_that_cannot_start_reports_why_and_lets_mpremote_in(twin_ready: None, tmp_path: Path) -> None:
-    from flash_image import firmware_files
-
     with Twin(files=firmware_files(extra={"config.py": broken_config()})) as board:
         frames = frames_until(board.port, lambda got: any(isinstance(m, Log) and m.level == "error" for m in got))
         # No reset loop (the old main.py reset 0.1 s after its LOG): 1.5 s later it is still the first boot.
