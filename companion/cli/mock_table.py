@@ -88,7 +88,7 @@ class MockTable:
 
     def __init__(self, store: Store, *, mock: bool = True, config: HardwareConfig | None = None,
                  display: str | None = "dummy",
-                 link_timing: LinkTiming = FAST_LINK, board_timing: BoardTiming = FAST_BOARD,
+                 link_timing: LinkTiming | None = None, board_timing: BoardTiming = FAST_BOARD,
                  join_url: Callable[[str], str | None] | None = None, handhelds: bool = True,
                  port: str | None = None,
                  log: logging.Logger | None = None) -> None:
@@ -97,7 +97,10 @@ class MockTable:
         self.port = port  # a board elsewhere (a virtual board in another process): no virtual board here
         self.config = config or mock_config()
         self.display = display
-        self.link_timing = link_timing
+        # The fast timing is for a virtual board, which heartbeats as fast; a real board keeps the
+        # protocol's (a 1 s heartbeat, 3 s of silence before the link is down: docs/protocol.md).
+        virtual = (mock and port is None) or port is not None
+        self.link_timing = link_timing or (FAST_LINK if virtual else LinkTiming())
         self.board_timing = board_timing
         self.join_url = join_url
         self.with_handhelds = handhelds
