@@ -14,7 +14,7 @@ triples.
 
 Why this is fast: the programme's live states are the combinations of cards
 each distinct hand still takes and of open facts; at a 10-player table there
-were up to 13,000 of them in a layer, over up to 27 layers (one per unsettled
+were up to 19,601 of them in a layer, over up to 27 layers (one per unsettled
 card), three passes. With the plain cards left out there are as many layers as
 marked cards (a handful early in a game, at most 16 in the benchmark's games),
 and far fewer states in each: few cards reach few combinations (at most 1,416

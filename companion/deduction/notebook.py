@@ -6,10 +6,13 @@ equally likely, before anything is learnt). Nothing is sampled.
 
 What a seat knows is a list of :class:`Fact` (its hand, cards shown to it, who
 passed, who showed a card to someone else, wrong accusations, cards laid out).
-The count runs as a dynamic programme over the cards whose place is not yet
-certain, those of "one of" facts first, then by category. Its state is what still matters about the cards not yet
-placed: how many more cards each hand takes, which card of each category is in
-the envelope so far, and which "holds one of these" facts are still unmet. Two
+The count runs as a dynamic programme over the marked cards: those whose place
+is not yet certain and that some fact singles out, those of "one of" facts
+first, then by category. The plain cards (any hand still taking cards may hold
+them, and no fact names them) are dealt by a closed formula from each state the
+programme ends in. Its state is what still matters about the cards not yet
+placed: how many more cards each hand takes, whether the envelope has its card
+of each category, and which "holds one of these" facts are still unmet. Two
 passes (forward: ways to reach a state; backward: ways to finish from it) give
 every card's count at every place at once. Facts that settle a card on their own
 are applied first, so a late game has few cards left to count.

@@ -192,7 +192,7 @@ def test_a_recorded_classic_game_is_solved_by_deduction_at_a_known_line():
     assert (game.state.envelope.suspect, game.state.envelope.weapon, game.state.envelope.room) == solution[1]
 
 
-# Master Detective seed 28 seats 4: six or more players take seconds per line (benchmarks/deduction.py).
+# Master Detective seed 28 seats 4; the 10-player games are benchmarks/deduction.py's (test_reference_games.py).
 @pytest.mark.parametrize(("edition", "seed"), [("classic", 11), ("master_detective", 28), ("big_bang_theory", 11),
                                                ("doctor_who", 11)])
 def test_every_seat_in_a_random_game_keeps_the_truth_possible(edition, seed):
