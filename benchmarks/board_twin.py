@@ -170,6 +170,13 @@ def landings(twin: Twin, host: Host, count: int, samples: int, rng: random.Rando
     return statistics.median(times), percentile(times, 0.99)
 
 
+def per_tag(f: Figures) -> float:
+    """What confirming one known tag costs a pass, in SPI transactions (full board minus empty, per tag)."""
+    full = f.spi_full * f.full_scan[0] / 1000
+    empty = f.spi_empty * f.empty_scan[0] / 1000
+    return (full - empty) / f.tags if f.tags else 0.0
+
+
 def more(count: Callable[[], int], than: int) -> bool:
     return count() > than
 
@@ -193,7 +200,9 @@ def table(results: list[Figures]) -> str:
              row("Piece landing to TAG_ON at the host (p50 / p99)", [pair(f.landing) for f in results],
                  f"p99 <= {LANDING_P99_TARGET_MS:.0f} ms"),
              row("SPI transactions a second, empty / full", [f"{f.spi_empty:,.0f} / {f.spi_full:,.0f}" for f in results]),
-             row("Tags on the full board", [str(f.tags) for f in results])]
+             row("Tags on the full board", [str(f.tags) for f in results]),
+             row("Empty scan per reader", [f"{f.empty_scan[0] / f.readers:.1f} ms" for f in results]),
+             row("SPI transactions a pass per tag held", [f"{per_tag(f):.0f}" for f in results])]
     lines.append("")
     for f in results:
         lines.append(f"{f.readers} readers: full-board scan / empty scan = {f.full_scan[0] / f.empty_scan[0]:.2f}; "
