@@ -124,7 +124,7 @@ def read(image_bgr: Image, layout: Mapping[str, Any] | Plan, calibration: Lens |
          finder: cv2.aruco.ArucoDetector | None = None) -> Reading:
     """Each piece's place in one photo (``finder``: a detector to reuse across frames)."""
     plan = layout if isinstance(layout, Plan) else Plan.of(layout)
-    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gray = image_bgr if image_bgr.ndim == 2 else np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), np.uint8)
     finder = finder or detector(plan.dictionary)
     corners, ids, rejected = finder.detectMarkers(gray)
     found = _by_id(corners, ids)
