@@ -27,6 +27,7 @@ same integers. Replaying and learning are not timed.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import random
@@ -118,12 +119,22 @@ def digest(notebook: Notebook) -> str:
 
 
 def timed(call: Callable[[], Notebook], repeat: int) -> tuple[float, Notebook]:
-    """The best of ``repeat`` timings of ``call``, and its result."""
+    """The best of ``repeat`` timings of ``call``, and its result.
+
+    The garbage collector is run before and held off during each call (as
+    ``timeit`` does): a collection of the replay's objects lands in whichever
+    call happens to be running, a few milliseconds that say nothing about it.
+    """
     best, result = float("inf"), None
     for _ in range(repeat):
-        start = time.perf_counter()
-        result = call()
-        best = min(best, time.perf_counter() - start)
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            result = call()
+            best = min(best, time.perf_counter() - start)
+        finally:
+            gc.enable()
     assert result is not None
     return best, result
 
@@ -190,11 +201,13 @@ def ratios(timings: Timings) -> str:
     """Per update: how many times faster than the reference (median, least), and how many took longer."""
     per_update = [update.reference_s / update.count_s for update in timings.updates]
     slower = [update for update in timings.updates if update.count_s > update.reference_s]
+    slowest = max(timings.updates, key=lambda update: update.count_s)
     text = (f"{timings.plan.label} per update: speed-up median {statistics.median(per_update):.1f}x, "
-            f"least {min(per_update):.2f}x; slower than the reference on {len(slower)} of {len(per_update)}")
+            f"least {min(per_update):.2f}x; slowest: game {slowest.game} line {slowest.line}; "
+            f"slower than the reference on {len(slower)} of {len(per_update)}")
     if slower:
         most = max(update.count_s - update.reference_s for update in slower) * 1000
-        text += f" (by at most {most:.2f} ms)"
+        text += f" (by at most {most:.3f} ms)"
     return text
 
 
