@@ -15,8 +15,9 @@ hands are judged on wrong pieces only (a hidden piece is rightly unseen). The ta
 - frames all right, no occlusion: at least 99.5%;
 - at most 60 ms to read a 1920 x 1080 frame (the mean, on this machine).
 
-Item 7's game of 10,000 frames with hands is the live watcher's (issue 29 item 3): ``play`` below
-renders any sequence of scenes, for it to feed a watcher frame by frame.
+Item 7's game of 10,000 frames with hands is the live watcher's (issue 29 item 3), not measured
+here: ``hardware.camera.scene.move`` steps a scene's position (one piece to a new place) and a
+shot with ``hands=1`` and a new seed puts a hand over it, so a game can be filmed frame by frame.
 """
 
 from __future__ import annotations

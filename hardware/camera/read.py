@@ -193,7 +193,28 @@ def _pose(plan: Plan, found: Mapping[int, list[NDArray[np.float64]]], size: tupl
         if corner.id in found and corner.center_mm is not None:
             image_points.append(found[corner.id][0])
             board_points.append(_square(corner.center_mm, corner.size_mm))
+    if len(image_points) == 4:
+        image_points = _upright(image_points, board_points)
     return solve(np.vstack(image_points), np.vstack(board_points), size, calibration)
+
+
+def _upright(quads: list[NDArray[np.float64]], squares: list[NDArray[np.float64]]) -> list[NDArray[np.float64]]:
+    """Each corner marker's corners in the board's order, whichever way its sticker was turned.
+
+    The four markers' centres alone fix a homography; each marker's corners are then turned to
+    the order that homography predicts (a sticker put on a quarter turn off still gives the pose).
+    """
+    centres = np.array([_centre(quad) for quad in quads])
+    middles = np.array([square.mean(axis=0) for square in squares])
+    homography, _ = cv2.findHomography(middles, centres, 0)
+    if homography is None:
+        return quads
+    turned = []
+    for quad, square in zip(quads, squares):
+        expected = cv2.perspectiveTransform(square.reshape(-1, 1, 2), homography).reshape(4, 2)
+        shifts = [np.roll(quad, -k, axis=0) for k in range(4)]
+        turned.append(min(shifts, key=lambda q: float(np.sum((q - expected) ** 2))))
+    return turned
 
 
 def _square(centre: tuple[float, float], side: float) -> NDArray[np.float64]:

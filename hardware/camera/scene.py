@@ -242,4 +242,19 @@ def random_scene(renderer: Renderer, rng: np.random.Generator, conditions: Condi
     return Scene(placements, random_shot(renderer.plan, rng, conditions), points, turns)
 
 
-__all__ += ["Lens"]
+def move(scene: Scene, plan: Plan, piece: str, place: str, rng: np.random.Generator) -> Scene:
+    """The scene with one piece moved to a place: a square's centre, or a free spot of a room (a game's step).
+
+    With ``dataclasses.replace(scene, shot=replace(scene.shot, hands=1, seed=n))`` a sequence of
+    scenes is a game filmed frame by frame, hands and all (the live watcher's benchmark).
+    """
+    others = {point for name, point in scene.points.items() if name != piece}
+    spots = [(x, y) for name, x, y in plan.centres if name == place]
+    if not spots:
+        raise KeyError(f"{place!r} is no place of {plan.edition}")
+    free = [spot for spot in spots if all(math.dist(spot, other) > plan.square_mm for other in others)] or spots
+    point = free[int(rng.integers(len(free)))]
+    return replace(scene, placements={**scene.placements, piece: place}, points={**scene.points, piece: point})
+
+
+__all__ += ["Lens", "move"]
