@@ -8,11 +8,13 @@ Each scene is a random position of every mover and weapon of one edition (cyclin
 photographed by :mod:`hardware.camera.scene` under one condition (tilt up to 30° from vertical, the
 board wholly in view and filling 45-62% of the frame, as issue 29's item 7 asks). A piece is
 *wrong* when the reading puts it anywhere but its true place; *unseen* when the reading does not
-place it. A frame is *all right* when every piece of the edition is at its true place. Frames with
-hands are judged on wrong pieces only (a hidden piece is rightly unseen). The targets:
+place it. A frame is *all right* when every piece of the edition is at its true place. A piece is *hidden*
+when its sticker is not wholly in view: under a hand, or behind a taller piece the camera looks
+past (a mover beside a weapon, seen at a slant); such a frame is occluded, and judged on wrong
+pieces only (a hidden piece is rightly unseen). The targets:
 
 - pieces placed wrong: at most 0.1% (over every condition);
-- frames all right, no occlusion: at least 99.5%;
+- frames all right, no occlusion (nothing hidden, over every condition): at least 99.5%;
 - at most 60 ms to read a 1920 x 1080 frame (the mean, on this machine).
 
 Item 7's game of 10,000 frames with hands is the live watcher's (issue 29 item 3), not measured
@@ -64,7 +66,10 @@ class Tally:
     unseen: int = 0
     hidden: int = 0
     all_right: int = 0
+    clear: int = 0  # frames where no piece is hidden (by a hand or another piece)
+    clear_right: int = 0
     ms: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
 
     def add(self, photo: Photo, pieces: dict[str, str], found: bool, ms: float) -> None:
         self.frames += 1
@@ -74,7 +79,10 @@ class Tally:
         self.wrong += wrong
         self.unseen += sum(1 for name in photo.truth if name not in pieces)
         self.hidden += len(photo.hidden)
-        self.all_right += wrong == 0 and len(pieces) == len(photo.truth)
+        right = wrong == 0 and len(pieces) == len(photo.truth)
+        self.all_right += right
+        self.clear += not photo.hidden
+        self.clear_right += right and not photo.hidden
         self.ms.append(ms)
 
 
@@ -93,17 +101,22 @@ def run(conditions: Conditions, count: int, seed: int) -> Tally:
         start = time.perf_counter()
         reading = read(photo.image, renderer.plan, finder=finder)  # type: ignore[arg-type]
         tally.add(photo, dict(reading.pieces), reading.board_found, (time.perf_counter() - start) * 1000)
+        misplaced = {name: place for name, place in reading.pieces.items() if photo.truth[name] != place}
+        missed = [name for name in photo.truth if name not in reading.pieces and name not in photo.hidden]
+        if misplaced or missed:
+            tally.failures.append(f"{conditions.name}: {renderer.edition.id} seed {scene_seed}: "
+                                  f"misplaced {misplaced}, missed in view {missed}")
     return tally
 
 
 def table(rows: list[tuple[str, Tally]]) -> list[str]:
     lines = ["| condition | frames | board found | pieces | wrong | unseen | hidden (truth) | frames all right "
-             "| ms mean | ms p95 |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "| all right, nothing hidden | ms mean | ms p95 |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, t in rows:
         ms = sorted(t.ms)
         lines.append(f"| {name} | {t.frames} | {_pct(t.board_found, t.frames)} | {t.pieces} | "
                      f"{t.wrong} ({_pct(t.wrong, t.pieces, 2)}) | {_pct(t.unseen, t.pieces, 2)} | {t.hidden} | "
-                     f"{_pct(t.all_right, t.frames, 1)} | {statistics.fmean(ms):.1f} | {ms[int(0.95 * (len(ms) - 1))]:.1f} |")
+                     f"{_pct(t.all_right, t.frames, 1)} | {_pct(t.clear_right, t.clear, 2)} of {t.clear} | {statistics.fmean(ms):.1f} | {ms[int(0.95 * (len(ms) - 1))]:.1f} |")
     return lines
 
 
@@ -112,10 +125,9 @@ def _pct(part: int, whole: int, digits: int = 1) -> str:
 
 
 def verdict(rows: list[tuple[str, Tally]]) -> list[str]:
-    clear = [t for name, t in rows if name != HANDS.name]
     every = [t for _, t in rows]
     wrong = 100 * sum(t.wrong for t in every) / max(1, sum(t.pieces for t in every))
-    right = 100 * sum(t.all_right for t in clear) / max(1, sum(t.frames for t in clear))
+    right = 100 * sum(t.clear_right for t in every) / max(1, sum(t.clear for t in every))
     ms = statistics.fmean([m for t in every for m in t.ms])
     checks = [(f"pieces placed wrong {wrong:.3f}% (target <= {TARGETS['wrong']}%)", wrong <= TARGETS["wrong"]),
               (f"frames all right without occlusion {right:.2f}% (target >= {TARGETS['all_right']}%)",
@@ -129,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="20 scenes a condition")
     parser.add_argument("--scenes", type=int, default=None, help="scenes a condition (default 264: 2,112 in all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--failures", action="store_true", help="list each frame with a piece misplaced or missed")
     args = parser.parse_args(argv)
     count = args.scenes or (20 if args.quick else 264)
     rows = []
@@ -141,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     print()
     lines = verdict(rows)
     print("\n".join(lines))
+    if args.failures:
+        print("\n".join(["", *[line for _, t in rows for line in t.failures]]))
     return 0 if all(line.startswith("met") for line in lines) else 1
 
 

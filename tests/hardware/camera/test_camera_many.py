@@ -1,4 +1,4 @@
-"""A few hundred scenes over the four editions (slow: left to make test): not one piece misplaced."""
+"""240 more scenes over the four editions (slow: left to make test): not one piece misplaced."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hardware.camera.read import Reading
 from hardware.camera.scene import Conditions, Photo
 
 Shoot = Callable[[str, int, Conditions], tuple[Photo, Reading]]
-PER_EDITION = 40
+PER_EDITION = 24
 
 
 @pytest.mark.slow

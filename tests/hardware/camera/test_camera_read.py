@@ -17,7 +17,7 @@ HANDS = Conditions("hands", hands=(1, 2), k1=(-0.08, 0.02), blur=(0.0, 0.8), noi
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_a_plain_photo_shows_every_piece_in_its_place(shoot: Shoot, edition: str, seed: int) -> None:
     photo, reading = shoot(edition, seed, Conditions(k1=(0.0, 0.0), light=(0.0, 0.0), blur=(0.0, 0.0),
                                                      noise=(0.0, 0.0)))
@@ -28,7 +28,7 @@ def test_a_plain_photo_shows_every_piece_in_its_place(shoot: Shoot, edition: str
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-@pytest.mark.parametrize("seed", range(100, 103))
+@pytest.mark.parametrize("seed", range(100, 102))
 def test_a_tilted_distorted_badly_lit_noisy_photo_is_read_all_the_same(shoot: Shoot, edition: str, seed: int) -> None:
     photo, reading = shoot(edition, seed, EVERYTHING)
     assert reading.board_found
@@ -37,7 +37,7 @@ def test_a_tilted_distorted_badly_lit_noisy_photo_is_read_all_the_same(shoot: Sh
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-@pytest.mark.parametrize("seed", range(200, 203))
+@pytest.mark.parametrize("seed", range(200, 202))
 def test_a_hand_hides_pieces_but_never_moves_one(shoot: Shoot, edition: str, seed: int) -> None:
     photo, reading = shoot(edition, seed, HANDS)
     assert wrong(photo, reading) == {}
