@@ -32,7 +32,7 @@ from companion.rules.drawing import board_png_bytes
 from companion.rules.edition import Edition
 
 from .layout import Plan, layout
-from .pose import Lens, Pose
+from .pose import Pose
 from .scene_parts import Conditions, Shot, draw_hand, light_and_lens_effects, marker_patch, random_shot
 
 Image = NDArray[np.uint8]
@@ -41,7 +41,7 @@ MOVER_BASE_MM, MOVER_TOP_MM = 12.0, 9.5  # the pawn's radii
 COLOURS = ((40, 40, 200), (40, 200, 230), (235, 235, 235), (60, 150, 50), (200, 90, 40), (140, 50, 120),
            (120, 120, 120), (150, 120, 230), (40, 70, 110), (140, 190, 250))
 
-__all__ = ["Conditions", "Photo", "Renderer", "Scene", "Shot", "random_scene"]
+__all__ = ["Conditions", "Photo", "Renderer", "Scene", "Shot", "move", "random_scene"]
 
 
 @dataclass(frozen=True)
@@ -256,5 +256,3 @@ def move(scene: Scene, plan: Plan, piece: str, place: str, rng: np.random.Genera
     point = free[int(rng.integers(len(free)))]
     return replace(scene, placements={**scene.placements, piece: place}, points={**scene.points, piece: point})
 
-
-__all__ += ["Lens", "move"]
