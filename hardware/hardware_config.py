@@ -94,6 +94,30 @@ class HandheldsConfig:
         return tuple(sorted({mux for wiring in self.seats if (mux := self.mux_for(wiring)) is not None}))
 
 
+CAMERA_DEVICES = ("picamera", "webcam")
+CARD_SOURCES = ("phones", "pads")  # at a camera table: cards shown on the phones, or tapped on NFC seat pads
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: the camera over the board (``run --camera``), how cards are shown, and its calibration.
+
+    The calibration keys are those of ``camera read --config`` (docs/camera.md), so one file serves both.
+    """
+
+    device: str = "picamera"  # picamera (Camera Module 3 or Wide) or webcam (V4L2)
+    number: int = 0  # picamera: which camera connector
+    path: str = "/dev/video0"  # webcam: the V4L2 device
+    width: int = 1920
+    height: int = 1080
+    fps: int = 8  # frames read a second (each takes some 40 ms on a Pi 5)
+    cards: str = "phones"  # phones, or pads: 6 NFC seat pads on [board] port (readers 0-5 = seats 1-6)
+    focal_px: float | None = None
+    centre_px: tuple[float, float] | None = None
+    distortion: tuple[float, ...] = ()
+    square_mm: float = 21.0
+
+
 @dataclass(frozen=True)
 class HardwareConfig:
     board_port: str | None = None
@@ -103,6 +127,7 @@ class HardwareConfig:
     web_name: str | None = None  # the mDNS name ([web] name, e.g. "kitchen" for kitchen.local); None: clue
     zones: dict[int, str] = field(default_factory=dict)  # reader -> "room:Kitchen", "door:e7", "seat:1", ...
     handhelds: HandheldsConfig = HandheldsConfig()
+    camera: CameraConfig = CameraConfig()
 
 
 def load_hardware_config(path: str | Path | None) -> HardwareConfig:
@@ -159,10 +184,10 @@ class _Reader:
         return value
 
     def config(self, data: Mapping[str, Any]) -> HardwareConfig:
-        unknown = sorted(set(data) - {"board", "store", "web", "zones", "handhelds"})
+        unknown = sorted(set(data) - {"board", "store", "web", "zones", "handhelds", "camera"})
         if unknown:
             raise HardwareConfigError(
-                f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds")
+                f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds, camera")
         board = self.table(data, "board", {"port"})
         store = self.table(data, "store", {"path"})
         web = self.table(data, "web", {"port", "pin", "name"})
@@ -174,7 +199,46 @@ class _Reader:
             web_name=self.get(web, "web.name", str, "one word for the .local name, such as \"clue\"", None),
             zones=self.zones(data.get("zones", {})),
             handhelds=self.handhelds(data),
+            camera=self.camera(data),
         )
+
+    def camera(self, data: Mapping[str, Any]) -> CameraConfig:
+        keys = {"device", "number", "path", "width", "height", "fps", "cards", "focal_px", "centre_px", "distortion",
+                "square_mm"}
+        table = self.table(data, "camera", keys)
+        default = CameraConfig()
+        centre = self.reals(table, "camera.centre_px", (2,))
+        return CameraConfig(
+            device=self.choice(table, "camera.device", CAMERA_DEVICES, default.device) or default.device,
+            number=self.number(table, "camera.number", 0, 7, default.number) or 0,
+            path=self.get(table, "camera.path", str, "a V4L2 device such as \"/dev/video0\"", default.path)
+            or default.path,
+            width=self.number(table, "camera.width", 320, 9152, default.width) or default.width,
+            height=self.number(table, "camera.height", 240, 6944, default.height) or default.height,
+            fps=self.number(table, "camera.fps", 1, 30, default.fps) or default.fps,
+            cards=self.choice(table, "camera.cards", CARD_SOURCES, default.cards) or default.cards,
+            focal_px=self.real(table, "camera.focal_px", 50.0, 100_000.0),
+            centre_px=(centre[0], centre[1]) if centre else None,
+            distortion=self.reals(table, "camera.distortion", (4, 5, 8)) or (),
+            square_mm=self.real(table, "camera.square_mm", 5.0, 60.0) or default.square_mm,
+        )
+
+    def real(self, table: Mapping[str, Any], key: str, low: float, high: float) -> float | None:
+        value = table.get(key.rpartition(".")[2])
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise self.fail(key, f"a number from {low:g} to {high:g}", value)
+        return float(value)
+
+    def reals(self, table: Mapping[str, Any], key: str, lengths: tuple[int, ...]) -> tuple[float, ...] | None:
+        value = table.get(key.rpartition(".")[2])
+        if value is None:
+            return None
+        numbers = isinstance(value, list) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        if not numbers or len(value) not in lengths:
+            raise self.fail(key, f"a list of {' or '.join(map(str, lengths))} numbers", value)
+        return tuple(float(v) for v in value)
 
     def pin(self, web: Mapping[str, Any]) -> str | None:
         """``[web] pin`` as text; a bad one is refused without repeating it (the error may reach the journal)."""

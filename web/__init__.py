@@ -9,8 +9,8 @@
 Blueprints: ``table`` (/), ``player`` (/j/TOKEN, /seat), ``events`` (SSE),
 ``host`` (/host), ``editor`` (/api/host/editor/...), ``editor_page``
 (/host/editor), ``photo`` (/api/host/editor/photo/trace), ``language``
-(/i18n/TAG.js: a page's translated messages) and ``sim`` (/sim, only with a
-mock rig); errors are JSON, or a small page for a browser
+(/i18n/TAG.js: a page's translated messages), ``sim`` (/sim, only with a
+mock rig) and ``camera`` (/api/host/camera: the host's camera panel, with a camera); errors are JSON, or a small page for a browser
 (:mod:`web.errors`). Config keys (all optional): ``HOST_PIN``, ``SECRET_KEY``,
 ``BASE_URL`` (the address join URLs use), ``PAIRING``, ``RIG`` and ``SIM``,
 ``KEEPALIVE`` (s), ``SESSION_TIMEOUT`` (s), ``JOIN_LIMIT``, ``PIN_LIMIT`` (per
@@ -28,7 +28,7 @@ from flask import Flask
 
 from companion.table.session import Session
 
-from . import editor, editor_page, errors, events, guard, host, language, photo, player, sim, table
+from . import camera, editor, editor_page, errors, events, guard, host, language, photo, player, sim, table
 from .context import WebContext
 
 __all__ = ["create_app"]
@@ -55,6 +55,6 @@ def create_app(session: Session, config: Mapping[str, Any] | None = None) -> Fla
     errors.install(app)  # browsers get a page for a 404 or 500; /api/ and scripts keep JSON
     language.install(app)  # every page, answer and stream in the reader's locale (web/language.py)
     for blueprint in (table.blueprint, player.blueprint, events.blueprint, host.blueprint, sim.blueprint,
-                      editor.blueprint, editor_page.blueprint, photo.blueprint):
+                      editor.blueprint, editor_page.blueprint, photo.blueprint, camera.blueprint):
         app.register_blueprint(blueprint)
     return app

@@ -91,7 +91,7 @@ class MockTable:
                  link_timing: LinkTiming | None = None, board_timing: BoardTiming = FAST_BOARD,
                  join_url: Callable[[str], str | None] | None = None, handhelds: bool = True,
                  port: str | None = None,
-                 log: logging.Logger | None = None) -> None:
+                 log: logging.Logger | None = None, camera: bool = False) -> None:
         self.store = store
         self.mock = mock
         self.port = port  # a board elsewhere (a virtual board in another process): no virtual board here
@@ -114,6 +114,8 @@ class MockTable:
         self.edition: Edition | None = None
         self._opened: list[Any] = []
         self._closing = False  # set by close(): the board link's closing is not a fault
+        self.with_camera = camera  # a camera over the board instead of the NFC board (companion/cli/camera_table.py)
+        self.camera: Any = None
 
     # ---- life -------------------------------------------------------------------------------
 
@@ -123,6 +125,9 @@ class MockTable:
                                join_url=self.join_url, log=self.log)
             self.session = Session(self.table, log=self.log).start()
             self._opened.append(self.session)
+            if self.with_camera:
+                self._open_camera()
+                return self
             port = self.port or self.config.board_port
             if self.mock and self.port is None:
                 self.board = VirtualBoard(READERS, timing=self.board_timing).open()
@@ -136,6 +141,25 @@ class MockTable:
             self.close()
             raise
         return self
+
+    def _open_camera(self) -> None:
+        """The camera feeds the table; a board link only for NFC seat pads (``[camera] cards = "pads"``)."""
+        from .camera_table import PADS, CameraTable
+
+        self.camera = CameraTable(self.session, self.config.camera, mock=self.mock, log=self.log).open()
+        self._opened.append(self.camera)
+        if not self.camera.pads:
+            return
+        port = self.port or self.config.board_port
+        if self.mock and self.port is None:
+            self.board = VirtualBoard(PADS, timing=self.board_timing).open()
+            self._opened.append(self.board)
+            port = self.board.port
+        forward = to_commands(self.session.submit, lambda: self.link.tags)
+        pads = self.camera.pad_events(forward, logging.getLogger(BOARD_LOGGER))
+        self.link = BoardLink(port, lambda event: self._from_board(event, pads), timing=self.link_timing)
+        self.link.open()
+        self._opened.append(self.link)
 
     def _from_board(self, event: LinkEvent, forward: Callable[[LinkEvent], None]) -> None:
         """The board's events to the session and the log; not the link's own closing as the rig closes.
@@ -166,10 +190,12 @@ class MockTable:
     # ---- the board's LEDs and buzzer (the table's signals go to the link) ---------------------
 
     def set_leds(self, mode: str, colour: tuple[int, int, int] = (0, 0, 0), leds: tuple[int, ...] = ()) -> None:
-        self.link.set_leds(mode, colour, leds)
+        if hasattr(self, "link"):  # a camera table with cards on the phones has no board
+            self.link.set_leds(mode, colour, leds)
 
     def buzz(self, frequency: int, duration_ms: int) -> None:
-        self.link.buzz(frequency, duration_ms)
+        if hasattr(self, "link"):
+            self.link.buzz(frequency, duration_ms)
 
     # ---- a game ------------------------------------------------------------------------------
 
@@ -180,6 +206,8 @@ class MockTable:
         chosen = self.edition = load_edition(edition)
         self.tags = self._on_session(lambda: self._ensure_tags(chosen))
         seed = secrets.randbits(32) if seed is None else seed
+        if self.camera is not None:
+            self.camera.prepare(chosen)
         outcome = self.session.call(NewGame(self.edition.id, tuple(seats), deal=deal, dice=dice, seed=seed,
                                             variant=variant, bonus_cards=bonus_cards, assistant=assistant,
                                             bots=bots, speech=speech))
@@ -187,7 +215,10 @@ class MockTable:
             return outcome
         seated: tuple[str, ...] = self.session.inspect(lambda table: table.seats())
         self._seated(seated)
-        if self.mock and self.port is None:
+        if self.camera is not None:
+            self._film(new_game(Setup(self.edition.id, seated, seed=seed, variant=variant,
+                                      bonus_cards=bonus_cards))[0])
+        elif self.mock and self.port is None:
             self._arrange(new_game(Setup(self.edition.id, seated, seed=seed, variant=variant,
                                          bonus_cards=bonus_cards))[0])
         return outcome
@@ -197,12 +228,16 @@ class MockTable:
         state = self._on_session(lambda: resume_game(self.store, game_id))
         self.edition = state.edition
         self.tags = self._on_session(lambda: self._ensure_tags(state.edition))
-        if self.mock and self.port is None:
+        if self.camera is not None:
+            self.camera.prepare(state.edition)
+        elif self.mock and self.port is None:
             self.zones = ZoneMap.with_specs(state.edition, self.config.zones)
             self._arrange(state)
         outcome = self.session.call(Resume(game_id))
         if outcome.ok:
             self._seated(state.seats)
+            if self.camera is not None:
+                self._film(state)
         return outcome
 
     def _seated(self, seats: tuple[str, ...]) -> None:
@@ -228,6 +263,14 @@ class MockTable:
                 self.store.enrol(edition.id, uid, piece)
             tags = self.store.tag_map(edition.id)
         return tags
+
+    def _film(self, state: GameState) -> None:
+        """A camera table's game is open: the camera reads its edition; on mock hardware its pieces are laid out
+        where the game has them (only those on the board) and the table waits for the camera's first reading."""
+        places = {piece.name: place for piece, place in expected_places(state).items() if self._on_board(place)}
+        self.camera.begin(state.edition, places if self.mock else None)
+        if self.mock:
+            self.camera.wait_settled()
 
     def _arrange(self, state: GameState) -> None:
         """Put every mover and weapon token where the game has them, and wait for the board to say so.
@@ -285,6 +328,10 @@ class MockTable:
         hallway square): the piece is then only lifted off the readers.
         """
         piece = self._piece(name)
+        if self.camera is not None and self.mock:
+            if not self._on_board(place):
+                raise MockError(f"{place!r} is not a room or square of the {self._edition().name} board")
+            return bool(self.camera.move(piece.name, place))
         return self._put(piece, place)
 
     def _put(self, piece: Piece, place: str) -> bool:

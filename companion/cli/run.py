@@ -78,6 +78,9 @@ class RunError(ClueError, ValueError):
 def add_parser(commands: Any) -> None:
     run = commands.add_parser("run", help="run the companion at a table (--mock: on mock hardware)")
     run.add_argument("--mock", action="store_true", help="virtual board and emulated handhelds")
+    run.add_argument("--camera", action="store_true",
+                     help="a camera over the board reads the pieces instead of the NFC board (the config's [camera]; "
+                          "with --mock, a rendered camera filming the virtual table; docs/camera.md)")
     run.add_argument("--config", help=f"hardware config (TOML); default ${CONFIG_VARIABLE}, then {SYSTEM_CONFIG} "
                      "if it exists (not with --mock)")
     run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
@@ -152,9 +155,11 @@ def _run(args: argparse.Namespace) -> int:
     with Store(store_at.path).open() as store:
         pairing = _pairing(store)
         rig = MockTable(store, mock=args.mock, config=config, display="dummy" if args.mock else None,
-                        join_url=pairing.join_url, log=logging.getLogger("clue_companion"))
+                        join_url=pairing.join_url, log=logging.getLogger("clue_companion"), camera=args.camera)
         with rig:
-            if args.mock:
+            if args.camera:
+                say(f"clue-companion: {rig.camera.camera.name} over the board")
+            if args.mock and hasattr(rig, "board"):
                 say(f"clue-companion: virtual board on {rig.board.port}")
             with _web(rig, pairing, config, args, store_at.path, pin), _announcer(rig, mock=args.mock):
                 if args.locale is not None:

@@ -1,0 +1,144 @@
+"""Successive readings of the board become events like the board link's: a piece is at a place, or unseen.
+
+API (the live camera, ``run --camera``):
+
+- ``Watcher(timing).see(reading, now) -> list[CameraEvent]``: pure, on an explicit clock (like
+  :class:`hardware.link_core.LinkCore`); ``reset()`` after the camera was away;
+- ``Settled(places)``: the first steady reading after a (re)start: every piece seen, where;
+- ``PieceAt(piece, place)``: a piece now stands somewhere else (a move, for the table to judge);
+- ``PieceUnseen(piece)``: a piece seen before has been out of sight for ``forget`` seconds;
+- ``CameraUp(name)`` and ``CameraDown(reason)``: said by :class:`hardware.camera.device.CameraLink`.
+
+Why the rules: a hand reaching over the board hides pieces and corner markers, and a piece being
+carried is read at the wrong height. So a frame counts only when every corner marker is seen and
+every piece seen at the last settling is seen again; a change counts only when the piece has been
+read at its new place in ``frames`` such frames in a row, spanning ``still`` seconds. A piece that
+vanishes is never gone nor moved: the table keeps it where it was last settled.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
+from .read import Reading
+
+
+@dataclass(frozen=True)
+class WatchTiming:
+    frames: int = 3  # clear frames in a row that must agree on a change
+    still: float = 0.2  # seconds those frames must span: the piece stood still
+    forget: float = 3.0  # seconds a piece may stay hidden before it no longer holds changes up
+    corners: int = 4  # corner markers a frame needs (a hand over one hides the reading's trust, not the board)
+
+
+@dataclass(frozen=True)
+class Settled:
+    places: Mapping[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"event": "camera_settled", "places": dict(self.places)}
+
+
+@dataclass(frozen=True)
+class PieceAt:
+    piece: str
+    place: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"event": "piece_at", "piece": self.piece, "place": self.place}
+
+
+@dataclass(frozen=True)
+class PieceUnseen:
+    piece: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"event": "piece_unseen", "piece": self.piece}
+
+
+@dataclass(frozen=True)
+class CameraUp:
+    name: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"event": "camera_up", "name": self.name}
+
+
+@dataclass(frozen=True)
+class CameraDown:
+    reason: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"event": "camera_down", "reason": self.reason}
+
+
+CameraEvent = Union[Settled, PieceAt, PieceUnseen, CameraUp, CameraDown]
+
+
+class Watcher:
+    """Readings in, settled events out (see the module's note). Not thread-safe: one thread feeds it."""
+
+    def __init__(self, timing: WatchTiming | None = None) -> None:
+        self.timing = timing or WatchTiming()
+        self.places: dict[str, str] = {}  # where each piece was last settled
+        self.settled = False
+        self._visible: set[str] = set()  # pieces seen at the last settling: each must be seen for a frame to count
+        self._hidden_since: dict[str, float] = {}
+        self._window: deque[tuple[float, Mapping[str, str]]] = deque(maxlen=self.timing.frames)
+
+    def reset(self) -> None:
+        """Start again (the camera was away): the next steady reading is a new ``Settled``."""
+        self.settled = False
+        self._visible.clear()
+        self._hidden_since.clear()
+        self._window.clear()
+
+    def see(self, reading: Reading, now: float) -> list[CameraEvent]:
+        if not self._clear(reading):
+            self._window.clear()  # a hand over a corner, or no board: nothing before it counts either
+            return []
+        events: list[CameraEvent] = list(self._forget(reading, now))
+        if any(piece not in reading.pieces for piece in self._visible):
+            self._window.clear()  # something seen before is covered now: a hand is over the board
+            return events
+        self._window.append((now, dict(reading.pieces)))
+        if len(self._window) < self.timing.frames or now - self._window[0][0] < self.timing.still:
+            return events
+        steady = self._steady()
+        if not self.settled:
+            self.settled, self.places = True, dict(steady)
+            self._visible = set(steady)
+            return [*events, Settled(dict(steady))]
+        for piece, place in sorted(steady.items()):
+            self._visible.add(piece)
+            if self.places.get(piece) != place:
+                self.places[piece] = place
+                events.append(PieceAt(piece, place))
+        return events
+
+    def _clear(self, reading: Reading) -> bool:
+        corners = 4 - len(reading.missing_corners)
+        return reading.board_found and corners >= self.timing.corners and not reading.duplicates
+
+    def _forget(self, reading: Reading, now: float) -> list[CameraEvent]:
+        """Pieces hidden for ``forget`` seconds stop holding changes up (a sticker in glare, a piece off the board)."""
+        gone: list[CameraEvent] = []
+        for piece in sorted(self._visible):
+            if piece in reading.pieces:
+                self._hidden_since.pop(piece, None)
+                continue
+            since = self._hidden_since.setdefault(piece, now)
+            if now - since >= self.timing.forget:
+                self._visible.discard(piece)
+                del self._hidden_since[piece]
+                gone.append(PieceUnseen(piece))
+        return gone
+
+    def _steady(self) -> dict[str, str]:
+        """The pieces read at one place in every frame of the window."""
+        frames = [pieces for _, pieces in self._window]
+        first = frames[0]
+        return {piece: place for piece, place in first.items() if all(f.get(piece) == place for f in frames[1:])}
