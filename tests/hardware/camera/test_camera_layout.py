@@ -65,3 +65,13 @@ def test_the_printed_page_holds_every_marker_at_its_size(edition: str) -> None:
     svg = page.svg()
     assert svg.count('class="sticker"') == len(sizes) and 'width="215.9mm"' in svg
     assert CELLS == 6
+
+
+@pytest.mark.parametrize(("paper", "points"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0))])
+def test_the_pdf_page_is_the_paper_at_actual_size(paper: str, points: tuple[float, float]) -> None:
+    import re
+
+    pdf = sheet(layout(load_edition("doctor_who")), paper=paper).pdf()
+    box = re.search(rb"/MediaBox \[ *0 0 ([0-9.]+) ([0-9.]+)", pdf)
+    assert box is not None
+    assert float(box[1]) == pytest.approx(points[0], abs=0.1) and float(box[2]) == pytest.approx(points[1], abs=0.1)
