@@ -105,7 +105,7 @@ class Watcher:
             self._window.clear()  # something seen before is covered now: a hand is over the board
             return events
         self._window.append((now, dict(reading.pieces)))
-        if len(self._window) < self.timing.frames or now - self._window[0][0] < self.timing.still:
+        if len(self._window) < self.timing.frames or now - self._window[0][0] < self.timing.still - 1e-6:
             return events
         steady = self._steady()
         if not self.settled:

@@ -1,0 +1,69 @@
+"""``run --mock --camera``'s rig: movers moved on the rendered board become moves, an illegal one is refused
+on the table screen, and a camera unplugged mid-game stops nothing for good."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli.mock_table import MockTable
+from companion.rules.actions import Roll
+from companion.rules.engine import legal_destinations
+from companion.rules.state import GameState
+from companion.table.commands import Play
+from companion.table.store import Store
+
+SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[MockTable]:
+    with Store(tmp_path / "games.db").open() as store, MockTable(store, camera=True) as table:
+        assert table.new_game("classic", SEATS, seed=3).ok
+        assert table.start().ok
+        yield table
+
+
+def state(rig: MockTable) -> GameState:
+    found: GameState = rig.session.inspect(lambda table: table.state)
+    return found
+
+
+def notice(view: dict[str, Any]) -> str:
+    return str((view.get("notice") or {}).get("text", ""))
+
+
+def test_a_legal_move_on_the_rendered_board_is_played_and_an_illegal_one_refused(rig: MockTable) -> None:
+    view = rig.view(None)
+    assert view["link"] == "up" and view["board"]["differences"] == []
+    seat = state(rig).turn.seat
+    assert rig.session.call(Play(seat, Roll(seat))).ok
+    game = state(rig)
+    board = game.edition.require_board()
+    reachable = sorted(legal_destinations(game))
+    far = next(square for square in board.squares if square not in reachable and square not in game.positions)
+    rig.move(seat, far)
+    view = rig.wait_for(lambda v: bool(v["board"]["corrections"]))
+    assert "not reachable" in view["board"]["corrections"][0] and "not reachable" in notice(view)
+    assert state(rig).position(seat) == game.position(seat)
+    rig.move(seat, game.position(seat))  # put back: the table waits no longer
+    rig.wait_for(lambda v: not v["board"]["corrections"])
+    rig.move(seat, reachable[0])
+    rig.wait_for(lambda v: state(rig).position(seat) == reachable[0])
+
+
+def test_an_unplugged_camera_is_said_on_the_table_and_the_game_goes_on_when_it_is_back(rig: MockTable) -> None:
+    seat = state(rig).turn.seat
+    before = state(rig)
+    rig.camera.camera.unplug()
+    view = rig.wait_for(lambda v: v["link"] == "down")
+    assert "disconnected" in notice(view).lower()
+    assert rig.camera.status()["state"] == "down"
+    assert rig.session.call(Play(seat, Roll(seat))).ok  # the game itself goes on: dice are not the camera's
+    rig.camera.camera.plug()
+    view = rig.wait_for(lambda v: v["link"] == "up", timeout=10)
+    assert view["board"]["differences"] == []
+    assert state(rig).actions == before.actions + 1
