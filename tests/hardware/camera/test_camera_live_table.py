@@ -4,17 +4,19 @@ on the table screen, and a camera unplugged mid-game stops nothing for good."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.cli.mock_table import MockTable
+from companion.cli.mock_table import MockTable, mock_config
 from companion.rules.actions import Roll
 from companion.rules.engine import legal_destinations
 from companion.rules.state import GameState
 from companion.table.commands import Play
 from companion.table.store import Store
+from hardware.hardware_config import CameraConfig
 
 SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 
@@ -67,3 +69,13 @@ def test_an_unplugged_camera_is_said_on_the_table_and_the_game_goes_on_when_it_i
     view = rig.wait_for(lambda v: v["link"] == "up", timeout=10)
     assert view["board"]["differences"] == []
     assert state(rig).actions == before.actions + 1
+
+
+def test_cards_at_a_camera_table_may_be_tapped_on_six_seat_pads(tmp_path: Path) -> None:
+    config = replace(mock_config(), camera=CameraConfig(cards="pads"))
+    with Store(tmp_path / "games.db").open() as store, MockTable(store, camera=True, config=config) as table:
+        assert table.new_game("classic", SEATS, seed=3).ok and table.start().ok
+        assert table.link.status().state == "up" and table.board.core.readers == 6
+        table.tap("Rope", "Colonel Mustard")  # seat 2's pad: reader 1 of the pad board
+        assert notice(table.view("Colonel Mustard")) == "No card to show now: Rope was not used."
+        assert table.view(None)["link"] == "up"  # the camera is the table's board; the pads do not reset it
