@@ -22,7 +22,6 @@ from micropython import const
 # Registers.
 _COMMAND = const(0x01)
 _COM_IRQ = const(0x04)
-_DIV_IRQ = const(0x05)
 _ERROR = const(0x06)
 _STATUS2 = const(0x08)
 _FIFO_DATA = const(0x09)
@@ -34,8 +33,6 @@ _TX_MODE = const(0x12)
 _RX_MODE = const(0x13)
 _TX_CONTROL = const(0x14)
 _TX_ASK = const(0x15)
-_CRC_RESULT_H = const(0x21)
-_CRC_RESULT_L = const(0x22)
 _RF_CFG = const(0x26)
 _GS_N = const(0x27)
 _CW_GS_P = const(0x28)
@@ -47,15 +44,13 @@ _VERSION = const(0x37)
 
 # Chip commands.
 _IDLE = const(0x00)
-_CALC_CRC = const(0x03)
 _TRANSCEIVE = const(0x0C)
 _SOFT_RESET = const(0x0F)
 _POWER_DOWN = const(0x10)  # CommandReg bit: still resetting
 
-# ComIrqReg / DivIrqReg bits.
+# ComIrqReg bits.
 _RX_OR_IDLE = const(0x30)
 _TIMER = const(0x01)
-_CRC_DONE = const(0x04)
 # ErrorReg bits (datasheet 9.3.1.7), checked in the order of NXP's Reader Library
 # (phhalHw_Rc523_ExchangeReceive): overflow, then collision, then protocol, then CRC/parity.
 # A collision often garbles the parity bit too, so it must win over ParityErr.
@@ -98,12 +93,78 @@ OVERHEATED = const(3)  # TempErr: the chip switched its antenna drivers off
 # on an unplugged module's MISO buffer included, is no module.
 _VERSIONS = (0x92, 0x91, 0x88, 0x12, 0x90)
 
-_WAIT_US = const(5000)  # a command's longest wait: the 1 ms tag timer plus ample slack
 _RX_SIZE = const(16)  # the longest answer read back: 5 UID/BCC bytes here
 _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
+# Air time at 106 kbit/s: one bit is 128/fc = 9.44 us, a frame a start bit, the data with a parity
+# bit per byte, and an end bit (ISO/IEC 14443-2 8.1, 14443-3 6.1). A tag's answer starts 1172/fc
+# or 1236/fc (at most 91 us) after the reader's last bit, on a fixed grid (ISO/IEC 14443-3
+# 6.2.1.1), so when an answer must have ended is known: the driver sleeps until then instead of
+# polling ComIrqReg over SPI, and takes silence then, plus a grace for the chip's own end-of-frame
+# handling, as no answer (instead of waiting out the chip's 1 ms timer).
+_FDT_US = const(91)
+_GRACE_US = const(200)
+# Each transceive's fixed register writes, as SPI bytes (address << 1, value): datasheet 8.1.2.2.
+_W_IDLE = bytes((_COMMAND << 1, _IDLE))
+_W_IRQ_CLEAR = bytes((_COM_IRQ << 1, 0x7F))  # clear every interrupt flag (Set1 = 0)
+_W_FLUSH = bytes((_FIFO_LEVEL << 1, 0x80))  # FlushBuffer
+_W_TRANSCEIVE = bytes((_COMMAND << 1, _TRANSCEIVE))
+# ComIrqReg, ErrorReg and FIFOLevelReg in one SPI transaction (8.1.2.1, Table 6): a poll that finds
+# the command done has what the answer needs.
+_STATUS_READ = bytes((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1, 0))
 # health() reads VersionReg, TPrescalerReg and ErrorReg in one SPI transaction: each byte sent
 # names the next register to read (datasheet 8.1.2.1, Table 6).
 _HEALTH_READ = bytes((0x80 | _VERSION << 1, 0x80 | _T_PRESCALER << 1, 0x80 | _ERROR << 1, 0))
+
+
+def _crc_table():
+    """CRC_A of each byte value from 0 (x^16+x^12+x^5+1 reflected: 0x8408), for :func:`crc_a`."""
+    table = []
+    for value in range(256):
+        crc = value
+        for _ in range(8):
+            crc = crc >> 1 ^ 0x8408 if crc & 1 else crc >> 1
+        table.append(crc)
+    return tuple(table)
+
+
+_CRC_TABLE = _crc_table()
+
+
+def crc_a(buf, start, end):
+    """CRC_A of ``buf[start:end]`` (ISO/IEC 14443-3 Annex B: preset 0x6363, reflected x^16+x^12+x^5+1).
+
+    Computed here, a byte a table lookup, rather than by the chip's CRC
+    coprocessor, which costs a dozen SPI transactions a frame. Over data
+    followed by its own CRC_A (low byte first) it gives 0.
+    """
+    table = _CRC_TABLE
+    crc = 0x6363
+    for i in range(start, end):
+        crc = crc >> 8 ^ table[(buf[i] ^ crc) & 0xFF]
+    return crc
+
+
+def _air_us(bits):
+    """How long a frame of ``bits`` data bits takes on air at 106 kbit/s (start, parity, end bits too)."""
+    return (2 + bits + bits // 8) * 944 // 100
+
+
+def _nothing():
+    pass
+
+
+def _seal(frame):
+    """A SELECT frame's CRC_A, low byte first, after its 7 bytes (``frame[0]`` is the FIFO's address)."""
+    crc = crc_a(frame, 1, 8)
+    frame[8] = crc & 0xFF
+    frame[9] = crc >> 8
+
+
+# Frames as sent over SPI: FIFODataReg's address byte, then the frame.
+_HLTA_CRC = crc_a(bytes((_HLTA, 0)), 0, 2)
+_HLTA_FRAME = bytes((_FIFO_DATA << 1, _HLTA, 0, _HLTA_CRC & 0xFF, _HLTA_CRC >> 8))
+_REQA_FRAME = bytes((_FIFO_DATA << 1, _REQA))
+_WUPA_FRAME = bytes((_FIFO_DATA << 1, _WUPA))
 
 
 class MFRC522:
@@ -127,17 +188,31 @@ class MFRC522:
         self._cw_gs_p = cw_gs_p & 0x3F
         self._reset_us = reset_us
         self._off_at = time.ticks_us()  # when the field last went off
+        self._on_at = self._off_at  # when the field last came on
         self.version_read = 0  # VersionReg as health() last read it (for the log of a missing module)
         self._health_in = bytearray(len(_HEALTH_READ))
         # Preallocated so a scan allocates nothing but the UIDs it finds.
         self._reg = bytearray(2)
         self._miso = bytearray(2)
         self._out = bytearray(12)  # FIFO address byte, then a frame to send
+        self._out[0] = _FIFO_DATA << 1
         self._out_view = memoryview(self._out)
-        self._fifo_cmd = bytearray(_RX_SIZE + 1)
+        # SELECT frames, one per cascade level: FIFO address byte, SEL, NVB, 5 level bytes, CRC_A.
+        self._frames = [bytearray((_FIFO_DATA << 1, 0, _SELECT_ALL, 0, 0, 0, 0, 0, 0, 0)) for _ in range(3)]
+        self._started = 0
+        self._sent_us = 0
+        self._fifo_cmd = bytearray(_FIFO_READ for _ in range(_RX_SIZE + 1))
         self._fifo_in = bytearray(_RX_SIZE + 1)
-        self._rx = bytearray(_RX_SIZE)
+        self._rx = memoryview(self._fifo_in)[1:]  # the FIFO bytes read, in place
         self._rx_len = 0
+        self._framing = bytearray((_BIT_FRAMING << 1, 0))
+        self._status = bytearray(len(_STATUS_READ))
+        # Bound once: a register access is a select, one SPI transfer and a deselect.
+        self._claim = getattr(cs, "claim", _nothing)  # before a run of transfers (chipselect.py)
+        self._cs_low = cs.select
+        self._cs_high = cs.deselect
+        self._spi_write = spi.write
+        self._spi_xfer = spi.write_readinto
         self._cl = bytearray(5)  # one cascade level: 4 UID bytes (or CT + 3) and BCC
         self._uid = bytearray(10)
 
@@ -151,48 +226,32 @@ class MFRC522:
         buf = self._reg
         buf[0] = reg << 1
         buf[1] = value
-        self._cs.select()
-        self._spi.write(buf)
-        self._cs.deselect()
+        self._send(buf)
+
+    def _send(self, data):
+        """One SPI write transaction: a register address, then what to write to it."""
+        self._cs_low()
+        self._spi_write(data)
+        self._cs_high()
 
     def _read(self, reg):
         buf = self._reg
         buf[0] = reg << 1 | 0x80
         buf[1] = 0
-        self._cs.select()
-        self._spi.write_readinto(buf, self._miso)
-        self._cs.deselect()
+        self._cs_low()
+        self._spi_xfer(buf, self._miso)
+        self._cs_high()
         return self._miso[1]
-
-    def _write_fifo(self, count):
-        """Put ``self._out[1 : 1 + count]`` in the FIFO, in one SPI transfer."""
-        self._out[0] = _FIFO_DATA << 1
-        self._cs.select()
-        self._spi.write(self._out_view[: 1 + count])
-        self._cs.deselect()
 
     def _read_fifo(self, count):
         """Read ``count`` FIFO bytes into ``self._rx`` in one SPI transfer."""
-        cmd = self._fifo_cmd
-        for i in range(count):
-            cmd[i] = _FIFO_READ  # each byte sent names the next byte to read
+        cmd = self._fifo_cmd  # each byte sent names the next byte to read: FIFODataReg, then 0 to end
         cmd[count] = 0
-        self._cs.select()
-        self._spi.write_readinto(memoryview(cmd)[: count + 1], memoryview(self._fifo_in)[: count + 1])
-        self._cs.deselect()
-        for i in range(count):
-            self._rx[i] = self._fifo_in[i + 1]
+        self._cs_low()
+        self._spi_xfer(memoryview(cmd)[: count + 1], memoryview(self._fifo_in)[: count + 1])
+        self._cs_high()
+        cmd[count] = _FIFO_READ
         self._rx_len = count
-
-    def _wait(self, reg, done, fail):
-        """Poll ``reg`` until a ``done`` bit is set: its value, or 0 on ``fail`` or time-out."""
-        start = time.ticks_us()
-        while True:
-            bits = self._read(reg)
-            if bits & done:
-                return bits
-            if bits & fail or time.ticks_diff(time.ticks_us(), start) > _WAIT_US:
-                return 0
 
     # ---- health -------------------------------------------------------------
 
@@ -203,14 +262,16 @@ class MFRC522:
 
     def version(self):
         """VersionReg: 0x91/0x92 on an MFRC522, 0x00 when no module answers."""
+        self._claim()
         return self._read(_VERSION)
 
     def health(self):
         """HEALTHY; NO_ANSWER (no MFRC522's version); WAS_RESET (lost what init() set); OVERHEATED."""
+        self._claim()
         got = self._health_in
-        self._cs.select()
-        self._spi.write_readinto(_HEALTH_READ, got)
-        self._cs.deselect()
+        self._cs_low()
+        self._spi_xfer(_HEALTH_READ, got)
+        self._cs_high()
         self.version_read = got[1]
         if got[1] not in _VERSIONS:
             return NO_ANSWER
@@ -258,7 +319,7 @@ class MFRC522:
         w(_T_RELOAD_H, 0)
         w(_T_RELOAD_L, 40)  # 40 ticks: 1 ms, the HLTA silence of ISO 14443-3 6.4.3, ten times an answer's delay
         w(_TX_ASK, 0x40)  # 100 % ASK modulation, as type A needs
-        w(_MODE, 0x3D)  # CRC coprocessor preset 0x6363: CRC_A
+        w(_MODE, 0x3D)  # CRC preset 0x6363 (CRC_A); the driver computes CRC_A itself (crc_a)
         w(_TX_MODE, 0)  # 106 kbit/s and no automatic CRC: ours is explicit
         w(_RX_MODE, 0)
         self._set_transmitter()
@@ -282,7 +343,7 @@ class MFRC522:
         self._write(_TX_CONTROL, 0x83 if on else 0x80)  # Tx1RFEn and Tx2RFEn
 
     def _field_on(self, reset, off_at):
-        """Field on, and ``settle_us`` of it before the first command.
+        """Field on; :meth:`_settled` then waits until it has been on ``settle_us``.
 
         ``reset``: first make sure the field has been off ``reset_us``, so
         every tag powers down and forgets HALT. A tag lying across two
@@ -298,8 +359,12 @@ class MFRC522:
             if waited < self._reset_us:
                 time.sleep_us(self._reset_us - waited)
         self._antenna(True)
-        if self._settle_us:
-            time.sleep_us(self._settle_us)
+        self._on_at = time.ticks_us()
+
+    def _settled(self):
+        left = self._settle_us - time.ticks_diff(time.ticks_us(), self._on_at)
+        if left > 0:
+            time.sleep_us(left)
 
     def _field_off(self):
         self._antenna(False)
@@ -307,52 +372,87 @@ class MFRC522:
 
     # ---- talking to tags ------------------------------------------------------
 
-    def _transceive(self, count, last_bits=0, align=0):
-        """Send ``self._out[1 : 1 + count]`` and read the answer into ``self._rx``.
+    def _start(self, frame, last_bits=0, align=0):
+        """Send ``frame[1:]`` (``frame[0]`` is FIFODataReg's SPI address): the command starts.
 
         ``last_bits`` is how many bits of the last byte go out (0: all 8);
         ``align`` is the bit position where the first received bit lands.
+        :meth:`_end` then waits for the answer; the caller may work meanwhile.
+        """
+        # Six register writes, each its own SPI transaction, written out: a method call per
+        # transaction costs as much as the transaction's 16 bit times at 1 MHz.
+        low = self._cs_low
+        high = self._cs_high
+        write = self._spi_write
+        low()
+        write(_W_IDLE)
+        high()
+        low()
+        write(_W_IRQ_CLEAR)
+        high()
+        low()
+        write(_W_FLUSH)
+        high()
+        low()
+        write(frame)
+        high()
+        low()
+        write(_W_TRANSCEIVE)
+        high()
+        framing = self._framing
+        framing[1] = align << 4 | last_bits | 0x80  # StartSend (BitFramingReg, 9.3.1.14)
+        low()
+        write(framing)
+        high()
+        self._started = time.ticks_us()
+        self._sent_us = _air_us((len(frame) - 1) * 8 - (8 - last_bits if last_bits else 0))
+        self._rx_len = 0
+
+    def _end(self, answer_bits, fetch=True):
+        """Wait for an answer of ``answer_bits`` and read it into ``self._rx`` (``fetch``).
+
+        ``answer_bits`` 0: none is awaited (HLTA): only the frame's own air
+        time. REQA/WUPA do not fetch: any answer means someone is there.
         Returns OK, TIMEOUT (nobody answered), COLLISION or ERROR.
         """
-        w = self._write
-        w(_COMMAND, _IDLE)
-        w(_COM_IRQ, 0x7F)  # clear every interrupt flag
-        w(_FIFO_LEVEL, 0x80)  # flush the FIFO
-        self._write_fifo(count)
-        framing = align << 4 | last_bits
-        w(_BIT_FRAMING, framing)
-        w(_COMMAND, _TRANSCEIVE)
-        w(_BIT_FRAMING, framing | 0x80)  # StartSend
-        self._rx_len = 0
-        if not self._wait(_COM_IRQ, _RX_OR_IDLE, _TIMER):
+        start = self._started
+        if not answer_bits:
+            left = self._sent_us - time.ticks_diff(time.ticks_us(), start)
+            if left > 0:
+                time.sleep_us(left)  # the frame is on air until then: a command now would cut it short
             return TIMEOUT
-        error = self._read(_ERROR)
+        end = self._sent_us + _FDT_US + _air_us(answer_bits)
+        left = end - time.ticks_diff(time.ticks_us(), start)
+        if left > 0:
+            time.sleep_us(left)
+        status = self._status
+        while True:
+            self._cs_low()
+            self._spi_xfer(_STATUS_READ, status)
+            self._cs_high()
+            irq = status[1]
+            if irq & _RX_OR_IDLE:
+                break
+            if irq & _TIMER or time.ticks_diff(time.ticks_us(), start) > end + _GRACE_US:
+                return TIMEOUT
+        if not fetch:
+            return OK
+        error = status[2]
         if error & _BUFFER_OVFL:
             return ERROR
         collided = error & _COLL_ERR
         if not collided and error & _INTEGRITY:
             return ERROR
-        count = self._read(_FIFO_LEVEL)
+        count = status[3]
         if not 0 < count <= _RX_SIZE:
             return ERROR
         self._read_fifo(count)
         return COLLISION if collided else OK
 
-    def _crc(self, count):
-        """Append the CRC_A of ``self._out[1 : 1 + count]``, computed by the chip."""
-        w = self._write
-        w(_COMMAND, _IDLE)
-        w(_DIV_IRQ, 0x04)  # clear CRCIRq
-        w(_FIFO_LEVEL, 0x80)
-        self._write_fifo(count)
-        w(_COMMAND, _CALC_CRC)
-        done = self._wait(_DIV_IRQ, _CRC_DONE, 0)
-        w(_COMMAND, _IDLE)
-        if not done:
-            return False
-        self._out[1 + count] = self._read(_CRC_RESULT_L)  # CRC_A goes low byte first
-        self._out[2 + count] = self._read(_CRC_RESULT_H)
-        return True
+    def _transceive(self, frame, last_bits=0, align=0, answer_bits=0, fetch=True):
+        """:meth:`_start` then :meth:`_end`."""
+        self._start(frame, last_bits, align)
+        return self._end(answer_bits, fetch)
 
     def _request(self, command):
         """REQA or WUPA (a 7-bit frame): whether any tag answered.
@@ -360,8 +460,7 @@ class MFRC522:
         Several tags answer at once and their ATQAs may collide or garble;
         any answer still means someone is there.
         """
-        self._out[1] = command
-        return self._transceive(1, 7) != TIMEOUT
+        return self._transceive(_REQA_FRAME if command == _REQA else _WUPA_FRAME, 7, 0, 16, False) != TIMEOUT
 
     def _anticollision(self, sel, known):
         """One ANTICOLLISION round with ``known`` UID bits of this level already fixed."""
@@ -373,7 +472,7 @@ class MFRC522:
         sent = whole + (1 if bits else 0)
         for i in range(sent):
             out[3 + i] = self._cl[i]
-        status = self._transceive(2 + sent, bits, bits)
+        status = self._transceive(self._out_view[: 3 + sent], bits, bits, 40 - known)
         if status == OK or status == COLLISION:
             self._merge(whole, bits)
         if status == OK and whole + self._rx_len != 5:
@@ -408,18 +507,21 @@ class MFRC522:
 
     def _select(self, sel):
         """SELECT the tag whose level bytes are in ``self._cl``: its SAK, or -1."""
-        out = self._out
-        out[1] = sel
-        out[2] = _SELECT_ALL
+        frame = self._frames[0]
+        frame[1] = sel
         for i in range(5):
-            out[3 + i] = self._cl[i]
-        if not self._crc(7) or self._transceive(9) != OK or self._rx_len != 3:
+            frame[3 + i] = self._cl[i]
+        _seal(frame)
+        return self._select_frame(frame)
+
+    def _select_frame(self, frame):
+        """Send a SELECT made by :func:`_seal`: the SAK, or -1 (silence, or a garbled answer)."""
+        if self._transceive(frame, 0, 0, 24) != OK or self._rx_len != 3:
             return -1
-        sak = self._rx[0]
-        for i in range(3):
-            out[1 + i] = self._rx[i]
-        # The CRC_A over data and its own CRC leaves 0: the SAK came through whole.
-        if not self._crc(3) or out[4] or out[5]:
+        rx = self._rx
+        sak = rx[0]
+        # The SAK's CRC_A (one byte: one table step from the preset) came through whole.
+        if _CRC_TABLE[(sak ^ 0x63) & 0xFF] ^ 0x63 != rx[1] | rx[2] << 8:
             return -1
         return sak
 
@@ -465,12 +567,14 @@ class MFRC522:
         return 0
 
     def _halt(self):
-        """HLTA: the selected tag goes to HALT (ISO 14443-3 6.4.3: silence for 1 ms is success)."""
-        out = self._out
-        out[1] = _HLTA
-        out[2] = 0
-        if self._crc(2):
-            self._transceive(4)
+        """HLTA: the selected tag goes to HALT.
+
+        ISO 14443-3 6.4.3: a tag never answers HLTA; any modulation within 1 ms
+        would be a "not acknowledge". The driver never acted on one (a tag that
+        did not halt only answers the next REQA again, and is found once), so
+        it no longer waits out that millisecond: only the frame's own air time.
+        """
+        self._transceive(_HLTA_FRAME)
 
     def confirm(self, uid):
         """Whether the tag ``uid`` is in the field: WUPA, SELECT by its UID, HLTA.
@@ -480,29 +584,43 @@ class MFRC522:
         woken from HALT, to HALT: ISO 14443-3 6.3), and the chosen one ends
         halted again, so a later REQA leaves it quiet.
         """
-        if not self._request(_WUPA):
+        self._claim()
+        self._start(_WUPA_FRAME, 7)
+        levels = self._prepare(uid)  # while WUPA and its answer are on air
+        if self._end(16, False) == TIMEOUT:
             return False
-        cl = self._cl
+        frames = self._frames
+        for level in range(levels):
+            sak = self._select_frame(frames[level])
+            if sak < 0 or (level == levels - 1) == bool(sak & 0x04):
+                return False  # silent, or a UID of another length
+        self._halt()
+        return True
+
+    def _prepare(self, uid):
+        """The SELECT frames of ``uid``, a cascade level each, in ``self._frames``: how many levels."""
         size = len(uid)
         at = 0
-        for sel in _SEL:
+        level = 0
+        while at < size and level < 3:
+            frame = self._frames[level]
+            frame[1] = _SEL[level]
             if size - at > 4:  # more levels follow: the cascade tag and 3 UID bytes
-                cl[0] = _CASCADE_TAG
-                for i in range(3):
-                    cl[1 + i] = uid[at + i]
+                frame[3] = _CASCADE_TAG
+                frame[4] = uid[at]
+                frame[5] = uid[at + 1]
+                frame[6] = uid[at + 2]
                 at += 3
             else:
-                for i in range(4):
-                    cl[i] = uid[at + i]
+                frame[3] = uid[at]
+                frame[4] = uid[at + 1]
+                frame[5] = uid[at + 2]
+                frame[6] = uid[at + 3]
                 at += 4
-            cl[4] = cl[0] ^ cl[1] ^ cl[2] ^ cl[3]
-            sak = self._select(sel)
-            if sak < 0 or (at == size) == bool(sak & 0x04):
-                return False  # silent, or a UID of another length
-            if at == size:
-                self._halt()
-                return True
-        return False
+            frame[7] = frame[3] ^ frame[4] ^ frame[5] ^ frame[6]
+            _seal(frame)
+            level += 1
+        return level
 
     def find(self, found, room):
         """REQA and anticollision: append each newcomer's UID to ``found``, halted; at most ``room``.
@@ -513,6 +631,7 @@ class MFRC522:
         failure is not taken as an empty field. Every REQA counts against
         the scan's budget (``room`` plus two).
         """
+        self._claim()
         budget = room + 2
         failed = False
         while room > 0 and budget > 0:
@@ -543,8 +662,21 @@ class MFRC522:
         when a tag may be lying there halted but unknown. The antenna is on
         only for the scan, so neighbouring readers never jam each other.
         """
+        self.begin(reset, off_at)
+        self.finish(found, known)
+
+    def begin(self, reset=False, off_at=None):
+        """The scan's first half: the field on. Until :meth:`finish`, the caller may do other
+        work (the scanner counts the previous reader's tags): it comes out of the field's settle time.
+        """
+        self._claim()
         self._field_on(reset, off_at)
+
+    def finish(self, found, known=()):
+        """The scan's second half (see :meth:`scan`): once the field has settled, confirm and find; field off."""
+        self._claim()
         try:
+            self._settled()
             count = 0
             for uid in known:
                 count += 1
@@ -553,3 +685,8 @@ class MFRC522:
             self.find(found, self._max_cards - count)
         finally:
             self._field_off()
+
+    def abandon(self):
+        """Field off after :meth:`begin` without :meth:`finish` (the caller's work raised)."""
+        self._claim()
+        self._field_off()

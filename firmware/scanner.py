@@ -34,7 +34,7 @@ class Scanner:
         self._why = bytearray(self.count)  # per reader: the health that last failed it (mfrc522 codes)
         self._off_at = None  # when the last antenna went off: a tag across two antennas stays powered
         self._retry_at = [0] * self.count
-        self._found = []  # reused by every scan
+        self._found = ([], [])  # reused: one reader's finds, and the previous reader's, still to be counted
         self._scans = [0] * self.count  # scans of each reader since reset_stats()
         self._seen = [{} for _ in readers]  # per reader: uid -> scans that found it
 
@@ -66,28 +66,51 @@ class Scanner:
     def scan(self, now, on_tag):
         """Scan every reader once; ``on_tag(PLACED or GONE, reader, uid)`` per change.
 
+        Each reader's finds are counted (and its events sent) while the next
+        reader's field settles (:meth:`mfrc522.MFRC522.begin`), time the
+        standard makes every scan wait anyway.
         Returns True when a reader stopped or started answering.
         """
         before = self._working
+        pending = -1  # the reader scanned last, its finds not yet counted
+        slot = 0  # which of self._found it used
         for i in range(self.count):
             if self._working >> i & 1:
-                self._scan_reader(i, now, on_tag)
-            elif time.ticks_diff(now, self._retry_at[i]) >= 0:
+                if self._scan_reader(i, now, on_tag, pending, slot):
+                    pending = i
+                    slot ^= 1
+                continue
+            if time.ticks_diff(now, self._retry_at[i]) >= 0:
                 self._retry(i, now)
+        if pending >= 0:
+            self._tally(pending, self._found[slot ^ 1], on_tag)
         return self._working != before
 
-    def _scan_reader(self, i, now, on_tag):
+    def _scan_reader(self, i, now, on_tag, pending, slot):
+        """Scan reader ``i`` into ``self._found[slot]``, counting ``pending``'s finds meanwhile; False if it failed."""
         reader = self.readers[i]
         health = reader.health()
         if health != HEALTHY:
             # A reader that reset itself answers: set it up on the next pass.
             self._failed(i, health, now if health == WAS_RESET else time.ticks_add(now, self._retry_ms))
-            return
-        found = self._found
+            return False
+        found = self._found[slot]
         tags = self._tags[i]
-        reader.scan(found, tags, self._reset >> i & 1, self._off_at)
+        reader.begin(self._reset >> i & 1, self._off_at)
+        if pending >= 0:
+            try:
+                self._tally(pending, self._found[slot ^ 1], on_tag)
+            except Exception:
+                reader.abandon()
+                raise
+        reader.finish(found, tags)
         self._off_at = reader.off_at
         self._reset &= ~(1 << i)
+        return True
+
+    def _tally(self, i, found, on_tag):
+        """Reader ``i`` found ``found``: the debounce rule, its events, and its statistics."""
+        tags = self._tags[i]
         self._count(i, found)
         for uid in found:
             if uid not in tags:
