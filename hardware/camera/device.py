@@ -30,8 +30,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.rules.errors import ClueError
-
 from .layout import Plan
 from .pose import Lens
 from .read import Reading, detector, read
@@ -43,10 +41,9 @@ LOG = logging.getLogger("clue_companion.camera")
 RETRY = 1.0  # seconds between tries to open an absent camera
 
 
-class CameraGone(ClueError, OSError):
-    """No frames: the camera is absent, unplugged or busy; the message says which."""
-
-    code = "camera_gone"
+class CameraGone(OSError):
+    """No frames: the camera is absent, unplugged or busy; the message says which, in English for the host page
+    and the log (like the board link's reasons, it names devices and commands)."""
 
 
 class Camera(Protocol):
