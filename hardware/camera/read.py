@@ -40,6 +40,7 @@ from .pose import Lens, Pose, solve
 MAX_PIXELS = 40_000_000
 MIN_CORNERS = 3  # of 4: a hand may cover one
 MAX_CORNER_ERROR = 0.18  # of a marker's side: how far a corner marker's corner may miss the pose
+SIZE_RATIO = (0.7, 1.4)  # a piece marker's side against the side the pose expects there (a turn changes little)
 SECOND_LOOKS = 40  # dark rejected candidates read again at most (each a few tenths of a millisecond)
 MIN_SECOND_SIDE, MAX_SECOND_SIDE = 10.0, 40.0  # px: the small markers a second look can save
 Image = NDArray[np.uint8]
@@ -185,6 +186,9 @@ def _second_look(gray: Image, rejected: Any, finder: cv2.aruco.ArucoDetector) ->
             break
         big = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         corners, ids, _ = finder.detectMarkers(big)
+        if ids is None:  # a blurred marker's bits, sharpened (an unsharp mask)
+            sharp = cv2.addWeighted(big, 2.0, cv2.GaussianBlur(big, (0, 0), 2.0), -1.0, 0)
+            corners, ids, _ = finder.detectMarkers(sharp)
         for found_quad, marker_id in zip(corners, np.asarray(ids if ids is not None else []).reshape(-1)):
             again.append((int(marker_id), np.asarray(found_quad, np.float64).reshape(4, 2) / 2 + (x0, y0)))
     return again
@@ -261,12 +265,24 @@ def _place_pieces(plan: Plan, found: Mapping[int, list[NDArray[np.float64]]],
         if not quads or len(quads) > 1:  # a doubled id cannot say which is the piece
             continue
         centre = _centre(quads[0])
-        seen[marker.name] = (float(centre[0]), float(centre[1]))
         x, y = pose.to_board(centre.reshape(1, 2), marker.height_mm)[0]
+        if not _sized_right(quads[0], pose, float(x), float(y), marker.height_mm, marker.size_mm):
+            continue  # not this marker: a pattern of another size that decodes to its id
+        seen[marker.name] = (float(centre[0]), float(centre[1]))
         place = plan.place_at(float(x), float(y))
         if place is not None:
             pieces[marker.name] = place
     return pieces, seen
+
+
+def _sized_right(quad: NDArray[np.float64], pose: Pose, x: float, y: float, height: float, side: float) -> bool:
+    """Whether the quad has the area the pose gives a marker of this size at that point and height."""
+    h = side / 2
+    square = np.array([[x - h, y - h, -height], [x + h, y - h, -height], [x + h, y + h, -height],
+                       [x - h, y + h, -height]])
+    expected = abs(cv2.contourArea(pose.to_image(square).astype(np.float32)))
+    found = abs(cv2.contourArea(quad.astype(np.float32)))
+    return bool(expected > 0 and SIZE_RATIO[0] <= (found / expected) ** 0.5 <= SIZE_RATIO[1])
 
 
 def _centre(quad: NDArray[np.float64]) -> NDArray[np.float64]:
