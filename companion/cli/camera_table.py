@@ -92,6 +92,8 @@ class CameraTable:
         self._readers: dict[str, int] = {}
         self._uids: dict[str, str] = {}
         self._seen: dict[str, int] = {}  # piece -> the reader the table was told it is on
+        self._paused = False  # a game is being opened: the camera's news waits for its layout
+        self._held: list[CameraEvent] = []  # what it said meanwhile, for the game on the table if none opens
         self._lock = threading.Lock()
         self._panel: tuple[float, bytes, dict[str, Any]] | None = None
 
@@ -109,10 +111,23 @@ class CameraTable:
     # ---- a game ----------------------------------------------------------------------------
 
     def prepare(self, edition: Edition) -> None:
-        """Before the table opens a game of ``edition``: its zones are the camera's; nothing read meanwhile."""
-        self.link.use(None)
+        """Before the table opens a game of ``edition``: its zones are the camera's; no news meanwhile."""
+        with self._lock:
+            self._paused = True
         specs = camera_specs(edition, self.pads)
         self.session.inspect(lambda table: setattr(table, "zone_specs", specs))
+
+    def carry_on(self) -> None:
+        """The game was not opened after all: the game on the table gets what the camera said meanwhile."""
+        edition = self.edition
+        if edition is not None:
+            specs = camera_specs(edition, self.pads)
+            self.session.inspect(lambda table: setattr(table, "zone_specs", specs))
+        with self._lock:
+            self._paused, held, self._held = False, self._held, []
+        for event in held:  # logged when they came
+            for command in self._commands(event):
+                self.session.submit(command)
 
     def begin(self, edition: Edition, places: Mapping[str, str] | None = None) -> None:
         """The game is open: its pieces' tags on the table, the camera reading its layout (mock: pieces laid out)."""
@@ -124,7 +139,7 @@ class CameraTable:
         readers.update({room: reader for room in board.rooms if (reader := zones.room_reader(room)) is not None})
         plan = Plan.of(layout(edition, self.config.square_mm))
         with self._lock:
-            self.edition, self._readers, self._seen = edition, readers, {}
+            self.edition, self._readers, self._seen, self._paused, self._held = edition, readers, {}, False, []
             self._uids = {piece.name: uid for uid, piece in tags.items()}
         if self.mock and isinstance(self.camera, MockCamera):
             self.places = dict(places or {})
@@ -159,6 +174,9 @@ class CameraTable:
         with self._lock:
             if isinstance(event, CameraDown):
                 return [BoardDown(event.reason)]
+            if self._paused:
+                self._held.append(event)
+                return []
             if isinstance(event, Settled):
                 self._seen = {piece: self._readers[place] for piece, place in event.places.items()
                               if place in self._readers and piece in self._uids}
@@ -203,7 +221,7 @@ class CameraTable:
         if latest is None:
             return None
         frame, reading, _ = latest
-        image = draw(frame, reading, self._names()) if reading is not None else frame
+        image = draw(frame, reading) if reading is not None else frame
         scale = PANEL_WIDTH / image.shape[1]
         small = cv2.resize(image, (PANEL_WIDTH, round(image.shape[0] * scale)), interpolation=cv2.INTER_AREA) \
             if scale < 1 else image
@@ -217,9 +235,6 @@ class CameraTable:
 
     def status(self) -> dict[str, Any]:
         return self.link.status().as_dict()
-
-    def _names(self) -> dict[str, str]:
-        return {}
 
     def _facts(self, reading: Reading | None, size: tuple[int, int]) -> dict[str, Any]:
         """What the panel says: each missing corner (its room, covered or out of the picture, which way to move)."""

@@ -212,6 +212,8 @@ class MockTable:
                                             variant=variant, bonus_cards=bonus_cards, assistant=assistant,
                                             bots=bots, speech=speech))
         if not outcome.ok:
+            if self.camera is not None:
+                self.camera.carry_on()
             return outcome
         seated: tuple[str, ...] = self.session.inspect(lambda table: table.seats())
         self._seated(seated)
@@ -238,6 +240,8 @@ class MockTable:
             self._seated(state.seats)
             if self.camera is not None:
                 self._film(state)
+        elif self.camera is not None:
+            self.camera.carry_on()
         return outcome
 
     def _seated(self, seats: tuple[str, ...]) -> None:
@@ -363,6 +367,8 @@ class MockTable:
 
     def tap(self, card: str, seat: str | int) -> None:
         """Tap a card on a seat's pad (seat name or number), or on the centre with ``seat=0``."""
+        if self.camera is not None and not self.camera.pads:
+            raise MockError("cards are shown on the phones at this camera table: it has no pads to tap")
         zones, edition = self._zones(), self._edition()
         uid = self.uid(Piece("card", edition.deck.resolve(card)))
         number = seat if isinstance(seat, int) else self._seat_number(seat)

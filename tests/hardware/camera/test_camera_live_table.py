@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli.mock_table import MockTable, mock_config
+from companion.cli.mock_table import MockError, MockTable, mock_config
 from companion.rules.actions import Roll
 from companion.rules.engine import legal_destinations
 from companion.rules.state import GameState
@@ -79,3 +79,14 @@ def test_cards_at_a_camera_table_may_be_tapped_on_six_seat_pads(tmp_path: Path) 
         table.tap("Rope", "Colonel Mustard")  # seat 2's pad: reader 1 of the pad board
         assert notice(table.view("Colonel Mustard")) == "No card to show now: Rope was not used."
         assert table.view(None)["link"] == "up"  # the camera is the table's board; the pads do not reset it
+
+
+def test_a_refused_new_game_leaves_the_camera_reading_the_game_on_the_table(rig: MockTable) -> None:
+    assert not rig.new_game("classic", ("Miss Scarlet", "Miss Scarlet")).ok
+    with pytest.raises(MockError, match="phones"):
+        rig.tap("Rope", "Colonel Mustard")  # no pads at this table: cards are on the phones
+    seat = state(rig).turn.seat
+    assert rig.session.call(Play(seat, Roll(seat))).ok
+    place = sorted(legal_destinations(state(rig)))[0]
+    rig.move(seat, place)
+    rig.wait_for(lambda v: state(rig).position(seat) == place)
