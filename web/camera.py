@@ -39,6 +39,14 @@ def _limits(state: Any) -> None:
     app.extensions["clue_camera_frames"] = RateLimiter(FRAME_LIMIT, FRAME_WINDOW)
 
 
+@blueprint.app_context_processor
+def _panel_shown() -> dict[str, bool]:
+    """Templates' ``camera_panel``: the host page includes the panel (and its script) only at a camera table."""
+    web = current_app.extensions.get("clue")
+    camera = getattr(getattr(web, "rig", None), "camera", None)
+    return {"camera_panel": camera is not None and callable(getattr(camera, "panel", None))}
+
+
 def _camera(web: WebContext) -> Any:
     camera = getattr(web.rig, "camera", None)
     if camera is None or not callable(getattr(camera, "panel", None)):

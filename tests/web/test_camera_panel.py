@@ -128,3 +128,8 @@ def rows(rig: MockTable) -> dict[str, int]:
     found: dict[str, int] = rig.session.inspect(count)
     assert found, "the store has tables"
     return found
+
+
+def test_the_host_page_of_a_table_without_a_camera_has_no_panel_nor_its_script(session: Any) -> None:
+    page = host_browser(app_with(session, None)).get("/host").get_data(as_text=True)
+    assert "camera-panel" not in page and "camera.js" not in page
