@@ -75,6 +75,7 @@ def test_a_hidden_piece_is_unseen_never_gone_nor_moved() -> None:
     assert feed(watcher, [seen({**moved, "Colonel Mustard": "a18"})] * 3, start=7.0) == []
 
 
+@pytest.mark.slow  # some 3-5 s of rendering; benchmarks/camera_game.py is the long run
 def test_a_short_filmed_game_sends_no_wrong_move_and_reports_each_within_a_second() -> None:
     sys.path.insert(0, str(ROOT))
     from benchmarks.camera_game import play
