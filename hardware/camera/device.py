@@ -235,6 +235,7 @@ class CameraLink:
         self._finder: Any = None
         self._lock = threading.Lock()
         self._latest: tuple[Image, Reading | None, float] | None = None
+        self._read_for: Plan | None = None  # the layout the latest frame was read for
         self._status = CameraStatus("connecting", camera.name)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -289,16 +290,18 @@ class CameraLink:
     def _frame(self, frame: Image, now: float) -> None:
         with self._lock:
             plan, lens, finder = self._plan, self._lens, self._finder
-            last = self._latest
+            last = self._latest if self._read_for is plan else None
         if plan is None:
             reading = None
         elif last is not None and last[0] is frame and last[1] is not None:
             reading = last[1]  # the same frame again (a mock's): its reading is known
         else:
             reading = read(frame, plan, lens, finder=finder)
-        events = self.watcher.see(reading, now) if reading is not None else []
         with self._lock:
-            self._latest = (frame, reading, time.time())
+            if self._plan is not plan:
+                return  # a new game's layout came while this frame was read: it was read for the old one
+            events = self.watcher.see(reading, now) if reading is not None else []
+            self._latest, self._read_for = (frame, reading, time.time()), plan
             self._times = [t for t in (*self._times, now) if now - t < 5.0]
             fps = (len(self._times) - 1) / max(1e-6, self._times[-1] - self._times[0]) if len(self._times) > 1 else 0.0
             self._status = CameraStatus("up", self.camera.name, None, self._status.since, fps)
