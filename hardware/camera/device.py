@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -121,7 +123,10 @@ class Webcam:
         self._capture: cv2.VideoCapture | None = None
 
     def open(self) -> None:
-        capture = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
+        index = _v4l2_index(self.device)
+        if index is None:
+            raise CameraGone(f"no {self.name}: is it plugged in? (ls /dev/video* lists the cameras)")
+        capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()
             raise CameraGone(f"cannot open {self.name}: is it plugged in, and is your user in the video group?")
@@ -143,6 +148,14 @@ class Webcam:
         capture, self._capture = self._capture, None
         if capture is not None:
             capture.release()
+
+
+def _v4l2_index(device: str | int) -> int | None:
+    """OpenCV's V4L2 capture takes /dev/videoN by its number (a udev name is followed to it); None: no such device."""
+    if isinstance(device, int):
+        device = f"/dev/video{device}"
+    found = re.fullmatch(r"/dev/video(\d+)", os.path.realpath(device))
+    return int(found.group(1)) if found and os.path.exists(device) else None
 
 
 class MockCamera:

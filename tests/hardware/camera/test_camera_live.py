@@ -145,3 +145,15 @@ def test_a_frame_takes_time_only_when_the_mock_table_changes() -> None:
     places["Rope"] = "Hall"
     started = time.perf_counter()
     assert camera.grab() is not first and time.perf_counter() - started < 2
+
+
+def test_an_absent_camera_is_gone_in_words_a_maker_can_act_on() -> None:
+    from hardware.camera.device import CameraGone, PiCamera, Webcam
+
+    with pytest.raises(CameraGone, match="plugged in"):
+        Webcam("/dev/video99").open()
+    try:
+        import picamera2  # noqa: F401  (on a Pi: a camera may well be there)
+    except ImportError:
+        with pytest.raises(CameraGone, match="picamera2 is not installed"):
+            PiCamera().open()
