@@ -102,15 +102,20 @@ _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
 # polling ComIrqReg over SPI, and takes silence then, plus a grace for the chip's own end-of-frame
 # handling, as no answer (instead of waiting out the chip's 1 ms timer).
 _FDT_US = const(91)
-_GRACE_US = const(200)
+_GRACE_US = const(100)
 # Each transceive's fixed register writes, as SPI bytes (address << 1, value): datasheet 8.1.2.2.
 _W_IDLE = bytes((_COMMAND << 1, _IDLE))
 _W_IRQ_CLEAR = bytes((_COM_IRQ << 1, 0x7F))  # clear every interrupt flag (Set1 = 0)
 _W_FLUSH = bytes((_FIFO_LEVEL << 1, 0x80))  # FlushBuffer
 _W_TRANSCEIVE = bytes((_COMMAND << 1, _TRANSCEIVE))
+_W_FIELD_ON = bytes((_TX_CONTROL << 1, 0x83))  # Tx1RFEn and Tx2RFEn (TxControlReg, 9.3.2.5)
+_W_FIELD_OFF = bytes((_TX_CONTROL << 1, 0x80))
 # ComIrqReg, ErrorReg and FIFOLevelReg in one SPI transaction (8.1.2.1, Table 6): a poll that finds
 # the command done has what the answer needs.
 _STATUS_READ = bytes((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1, 0))
+# The same, then a SAK and its CRC_A from the FIFO.
+_SAK_READ = bytes((0x80 | _COM_IRQ << 1, 0x80 | _ERROR << 1, 0x80 | _FIFO_LEVEL << 1,
+                   _FIFO_READ, _FIFO_READ, _FIFO_READ, 0))
 # health() reads VersionReg, TPrescalerReg and ErrorReg in one SPI transaction: each byte sent
 # names the next register to read (datasheet 8.1.2.1, Table 6).
 _HEALTH_READ = bytes((0x80 | _VERSION << 1, 0x80 | _T_PRESCALER << 1, 0x80 | _ERROR << 1, 0))
@@ -164,6 +169,7 @@ def _seal(frame):
 _HLTA_CRC = crc_a(bytes((_HLTA, 0)), 0, 2)
 _HLTA_FRAME = bytes((_FIFO_DATA << 1, _HLTA, 0, _HLTA_CRC & 0xFF, _HLTA_CRC >> 8))
 _REQA_FRAME = bytes((_FIFO_DATA << 1, _REQA))
+_SELECT_US = _air_us(72) + _FDT_US + _air_us(24)  # a SELECT and its SAK, on air
 _WUPA_FRAME = bytes((_FIFO_DATA << 1, _WUPA))
 
 
@@ -201,6 +207,8 @@ class MFRC522:
         self._frames = [bytearray((_FIFO_DATA << 1, 0, _SELECT_ALL, 0, 0, 0, 0, 0, 0, 0)) for _ in range(3)]
         self._started = 0
         self._sent_us = 0
+        self._loaded = None  # the frame in the FIFO waiting for StartSend
+        self._sak_in = bytearray(len(_SAK_READ))
         self._fifo_cmd = bytearray(_FIFO_READ for _ in range(_RX_SIZE + 1))
         self._fifo_in = bytearray(_RX_SIZE + 1)
         self._rx = memoryview(self._fifo_in)[1:]  # the FIFO bytes read, in place
@@ -340,7 +348,9 @@ class MFRC522:
         self._write(_RF_CFG, self._read(_RF_CFG) & 0x8F | self._gain)
 
     def _antenna(self, on):
-        self._write(_TX_CONTROL, 0x83 if on else 0x80)  # Tx1RFEn and Tx2RFEn
+        self._cs_low()
+        self._spi_write(_W_FIELD_ON if on else _W_FIELD_OFF)
+        self._cs_high()
 
     def _field_on(self, reset, off_at):
         """Field on; :meth:`_settled` then waits until it has been on ``settle_us``.
@@ -372,15 +382,15 @@ class MFRC522:
 
     # ---- talking to tags ------------------------------------------------------
 
-    def _start(self, frame, last_bits=0, align=0):
-        """Send ``frame[1:]`` (``frame[0]`` is FIFODataReg's SPI address): the command starts.
+    def _load(self, frame):
+        """Put ``frame[1:]`` in the FIFO (``frame[0]`` is FIFODataReg's SPI address), ready to go.
 
-        ``last_bits`` is how many bits of the last byte go out (0: all 8);
-        ``align`` is the bit position where the first received bit lands.
-        :meth:`_end` then waits for the answer; the caller may work meanwhile.
+        Five register writes, each its own SPI transaction, written out: a
+        method call per transaction costs as much as its 16 bit times at
+        1 MHz. Nothing goes on air until :meth:`_start` sets StartSend
+        (datasheet 10.3.1.8: Transceive transmits only once StartSend is set),
+        so :meth:`finish` loads the first frame while the field settles.
         """
-        # Six register writes, each its own SPI transaction, written out: a method call per
-        # transaction costs as much as the transaction's 16 bit times at 1 MHz.
         low = self._cs_low
         high = self._cs_high
         write = self._spi_write
@@ -399,11 +409,23 @@ class MFRC522:
         low()
         write(_W_TRANSCEIVE)
         high()
+        self._loaded = frame
+
+    def _start(self, frame, last_bits=0, align=0):
+        """Send ``frame[1:]`` (loaded already, or now): the command starts.
+
+        ``last_bits`` is how many bits of the last byte go out (0: all 8);
+        ``align`` is the bit position where the first received bit lands.
+        :meth:`_end` then waits for the answer; the caller may work meanwhile.
+        """
+        if self._loaded is not frame:
+            self._load(frame)
+        self._loaded = None
         framing = self._framing
         framing[1] = align << 4 | last_bits | 0x80  # StartSend (BitFramingReg, 9.3.1.14)
-        low()
-        write(framing)
-        high()
+        self._cs_low()
+        self._spi_write(framing)
+        self._cs_high()
         self._started = time.ticks_us()
         self._sent_us = _air_us((len(frame) - 1) * 8 - (8 - last_bits if last_bits else 0))
         self._rx_len = 0
@@ -515,13 +537,29 @@ class MFRC522:
         return self._select_frame(frame)
 
     def _select_frame(self, frame):
-        """Send a SELECT made by :func:`_seal`: the SAK, or -1 (silence, or a garbled answer)."""
-        if self._transceive(frame, 0, 0, 24) != OK or self._rx_len != 3:
+        """Send a SELECT made by :func:`_seal`: the SAK, or -1 (silence, or a garbled answer).
+
+        The SAK and its CRC_A (3 bytes) must have come in by the end of their
+        air time (ISO/IEC 14443-3 6.2.1.1), so one SPI transaction reads the
+        status and the FIFO at once (8.1.2.1). Not done by then (late or
+        nobody there): the command is waited out and the SELECT failed.
+        """
+        self._start(frame)
+        left = _SELECT_US - time.ticks_diff(time.ticks_us(), self._started)
+        if left > 0:
+            time.sleep_us(left)
+        got = self._sak_in
+        self._cs_low()
+        self._spi_xfer(_SAK_READ, got)
+        self._cs_high()
+        if not got[1] & _RX_OR_IDLE:
+            self._end(24, False)
             return -1
-        rx = self._rx
-        sak = rx[0]
+        if got[2] & (_BUFFER_OVFL | _COLL_ERR | _INTEGRITY) or got[3] != 3:
+            return -1
+        sak = got[4]
         # The SAK's CRC_A (one byte: one table step from the preset) came through whole.
-        if _CRC_TABLE[(sak ^ 0x63) & 0xFF] ^ 0x63 != rx[1] | rx[2] << 8:
+        if _CRC_TABLE[(sak ^ 0x63) & 0xFF] ^ 0x63 != got[5] | got[6] << 8:
             return -1
         return sak
 
@@ -676,6 +714,7 @@ class MFRC522:
         """The scan's second half (see :meth:`scan`): once the field has settled, confirm and find; field off."""
         self._claim()
         try:
+            self._load(_WUPA_FRAME if known else _REQA_FRAME)  # while the field settles
             self._settled()
             count = 0
             for uid in known:

@@ -336,3 +336,36 @@ def test_rxgain_is_written_keeping_rfcfgreg_reserved_bits(mp: MicroPython, gain:
 def test_the_readers_share_a_1_mhz_spi_bus(mp: MicroPython) -> None:
     mp.run("import fw_rig, machine\nrig = fw_rig.Rig(1)")
     assert mp.eval("rig.board.scanner.readers[0]._spi.baudrate") == 1_000_000
+
+
+def test_behind_decoders_the_address_lines_are_written_once_a_reader(mp: MicroPython) -> None:
+    # A0-A3 change only when the driver turns to another reader (chipselect.Address.show): one
+    # pass over 18 readers writes them a few times per reader, not on each of its SPI transactions.
+    mp.run("import fw_rig\nrig = fw_rig.Rig(18, decoder=((0, 1, 2, 3), (4, 5)))\n"
+           + "".join(f"rig.place('04a21b{i:02x}', {i})\n" for i in range(18))
+           + "rig.board.scanner.scan(0, lambda *a: None)\n"
+           "writes = [0]\n"
+           "address = rig.board.scanner.readers[0]._cs._address\n"
+           "def counted(pin):\n    plain = pin.value\n"
+           "    def value(level=None):\n        writes[0] += 1\n        return plain(level)\n"
+           "    pin.value = value\n"
+           "for pin in address.pins:\n    counted(pin)\n"
+           "before = sum(chip.transfers for chip in rig.chips)\n"
+           "rig.board.scanner.scan(0, lambda *a: None)\n"
+           "transactions = sum(chip.transfers for chip in rig.chips) - before")
+    assert mp.eval("transactions") > 18 * 20  # each reader confirmed its tag: dozens of transactions
+    assert 0 < mp.eval("writes[0]") <= 18 * 4
+    entries = mp.eval("[(r, fw_rig.hexlify(u)) for r, u in rig.board.scanner.entries()]")
+    assert entries == [[i, f"04a21b{i:02x}"] for i in range(18)]
+
+
+def test_hlta_waits_its_air_time_but_not_the_1_ms_silence(bench: MicroPython) -> None:
+    bench.run(f"bench.init()\nbench.place({MUSTARD!r})\nknown = bench.scan()\nchip.logging = True")
+    assert scan(bench, known=(MUSTARD,)) == [MUSTARD]
+    entries = bench.eval("[(t, rw, reg, v) for (t, rw, reg, v) in chip.log]")
+    hlta = next(i for i, (_t, rw, reg, v) in enumerate(entries) if rw == "w" and reg == 0x09 and v == 0x50)
+    sent = next(t for t, rw, reg, v in entries[hlta:] if rw == "w" and reg == 0x0D and v & 0x80)
+    after = next(t for t, rw, reg, _v in entries[hlta:] if t > sent and rw == "w" and reg == 0x01)
+    # 4 bytes with parity, start and end bits: 38 bit times of 9.44 us (ISO/IEC 14443-3 6.1).
+    assert 358 <= after - sent < 1000
+    assert bench.eval(f"bench.states()[{MUSTARD!r}]") == "HALT"
