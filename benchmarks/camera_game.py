@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+from collections import Counter
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -112,17 +113,22 @@ def play(frames: int, seed: int, timing: WatchTiming | None = None, edition: str
     result = film.result
     number = 0
     pending: tuple[str, str, float] | None = None  # the move waiting to be reported: piece, place, hand left at
+    read_as: Counter[str | None] = Counter()  # where the reader put that piece meanwhile (for a missed move)
     for frame, moved in _frames(renderer, scene, rng, frames):
         now = number / FPS
         number += 1
         if moved is not None:  # a new move's hand arrives: the last one is reported or missed by now
             if pending is not None:
-                result.missed.append(f"{pending[0]} to {pending[1]}")
+                told = ", ".join(f"{place or 'unseen'} {count}" for place, count in read_as.most_common())
+                result.missed.append(f"{pending[0]} to {pending[1]} (read in the clear frames as: {told})")
             pending = None
             result.moves += 1
         if frame.left is not None:
-            pending = (frame.left[0], frame.left[1], now)
-        events = watcher.see(film.reading(frame), now)
+            pending, read_as = (frame.left[0], frame.left[1], now), Counter()
+        reading = film.reading(frame)
+        if pending is not None:
+            read_as[reading.pieces.get(pending[0])] += 1
+        events = watcher.see(reading, now)
         for event in events:
             if not isinstance(event, PieceAt):
                 continue
