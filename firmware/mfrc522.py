@@ -98,7 +98,7 @@ _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
 # Air time at 106 kbit/s: one bit is 128/fc = 9.44 us, a frame a start bit, the data with a parity
 # bit per byte, and an end bit (ISO/IEC 14443-2 8.1, 14443-3 6.1). A tag's answer starts 1172/fc
 # or 1236/fc (at most 91 us) after the reader's last bit, on a fixed grid (ISO/IEC 14443-3
-# 6.2.1.1), so when an answer must have ended is known: the driver sleeps until then instead of
+# 6.2.1), so when an answer must have ended is known: the driver sleeps until then instead of
 # polling ComIrqReg over SPI, and takes silence then, plus a grace for the chip's own end-of-frame
 # handling, as no answer (instead of waiting out the chip's 1 ms timer).
 _FDT_US = const(91)
@@ -540,7 +540,7 @@ class MFRC522:
         """Send a SELECT made by :func:`_seal`: the SAK, or -1 (silence, or a garbled answer).
 
         The SAK and its CRC_A (3 bytes) must have come in by the end of their
-        air time (ISO/IEC 14443-3 6.2.1.1), so one SPI transaction reads the
+        air time (ISO/IEC 14443-3 6.2.1), so one SPI transaction reads the
         status and the FIFO at once (8.1.2.1). Not done by then (late or
         nobody there): the command is waited out and the SELECT failed.
         """

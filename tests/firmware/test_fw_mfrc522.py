@@ -369,3 +369,13 @@ def test_hlta_waits_its_air_time_but_not_the_1_ms_silence(bench: MicroPython) ->
     # 4 bytes with parity, start and end bits: 38 bit times of 9.44 us (ISO/IEC 14443-3 6.1).
     assert 358 <= after - sent < 1000
     assert bench.eval(f"bench.states()[{MUSTARD!r}]") == "HALT"
+
+
+def test_a_failure_while_counting_the_previous_reader_leaves_no_field_on(mp: MicroPython) -> None:
+    # The scanner counts reader 0's finds (and sends their events) while reader 1's field settles;
+    # if sending raises, reader 1's field goes off again before the error leaves the scanner.
+    mp.run("import fw_rig\nrig = fw_rig.Rig(2)\nrig.place('04a21b3c', 0)\n"
+           "def boom(change, reader, uid):\n    raise OSError('USB gone')\n"
+           "try:\n    rig.board.scanner.scan(0, boom)\n    raised = False\nexcept OSError:\n    raised = True")
+    assert mp.eval("raised") is True
+    assert mp.eval("[chip.field_on for chip in rig.chips]") == [False, False]
