@@ -1,4 +1,7 @@
-"""240 more scenes over the four editions (slow: left to make test): not one piece misplaced."""
+"""96 more plain scenes over the four editions (slow: left to make test): not one piece misplaced.
+
+The harder conditions are in test_camera_many_hard.py (two files: make test runs each in its own process).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ from collections.abc import Callable
 
 import pytest
 from conftest import EDITIONS, wrong
-from test_camera_read import EVERYTHING, HANDS
 
 from hardware.camera.read import Reading
 from hardware.camera.scene import Conditions, Photo
@@ -17,11 +19,10 @@ PER_EDITION = 24
 
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", EDITIONS)
-@pytest.mark.parametrize("conditions", [Conditions("tilted"), EVERYTHING], ids=["default", "everything"])
-def test_many_clear_photos_are_all_read_right(shoot: Shoot, edition: str, conditions: Conditions) -> None:
+def test_many_clear_photos_are_all_read_right(shoot: Shoot, edition: str) -> None:
     failures = {}
     for seed in range(1000, 1000 + PER_EDITION):
-        photo, reading = shoot(edition, seed, conditions)
+        photo, reading = shoot(edition, seed, Conditions("tilted"))
         # A piece behind a taller one, seen at a slant, is rightly unseen; every other piece is read.
         missed = set(reading.unseen) - set(photo.hidden)
         if wrong(photo, reading) or missed:
@@ -31,13 +32,3 @@ def test_many_clear_photos_are_all_read_right(shoot: Shoot, edition: str, condit
     # rate is measured): one frame here is tolerated, never a misplaced piece.
     assert len(failures) <= 1, failures
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_many_photos_with_hands_never_misplace_a_piece(shoot: Shoot, edition: str) -> None:
-    misplaced = {}
-    for seed in range(2000, 2000 + PER_EDITION // 2):
-        photo, reading = shoot(edition, seed, HANDS)
-        if wrong(photo, reading):
-            misplaced[seed] = wrong(photo, reading)
-    assert misplaced == {}
