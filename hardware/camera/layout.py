@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from companion.rules.board import Board
+from companion.rules.board import Board, square_name
 from companion.rules.drawing import Layout as Drawn
 from companion.rules.edition import Edition, load_bundled
 from companion.rules.errors import ClueError
@@ -80,6 +80,24 @@ def layout(edition: Edition, square_mm: float = SQUARE_MM) -> dict[str, Any]:
         "pieces": _pieces(edition),
         "places": _places(board, scale, corners),
     }
+
+
+def corner_names(edition: Edition) -> dict[int, str]:
+    """Each corner marker's id -> the room it lies in ("Kitchen"), for telling a player which one is covered.
+
+    >>> from companion.rules.edition import load_edition
+    >>> corner_names(load_edition("classic"))
+    {0: 'Kitchen', 1: 'Conservatory', 2: 'Study', 3: 'Lounge'}
+    """
+    board = edition.require_board()
+    names = {}
+    for n, (row, col) in enumerate(((0, 0), (0, board.width - 1), (board.height - 1, board.width - 1),
+                                    (board.height - 1, 0))):
+        step_row, step_col = (1 if row == 0 else -1), (1 if col == 0 else -1)
+        near = [(r + c, square_name(row + r * step_row, col + c * step_col)) for r in range(3) for c in range(3)]
+        rooms = [board.cells[cell] for _, cell in sorted(near) if cell in board.cells]  # a void corner: the nearest room
+        names[n] = rooms[0] if rooms else CORNER_NAMES[n]
+    return names
 
 
 def piece_ids(edition: Edition) -> dict[str, int]:

@@ -5,7 +5,8 @@ API (for the host page's camera panel, issue 29 item 5):
 - ``draw(image_bgr, reading, names=None) -> image``: a copy with the outline and labels drawn;
 - ``advice(reading, size, corner_names=None) -> list[str]``: what to do about each missing
   corner marker: out of the picture ("move the camera toward the top left corner, or raise it")
-  or in it but unseen ("the top left corner marker is covered").
+  or in it but unseen ("the top left corner marker is covered"); with
+  ``corner_names=layout.corner_names(edition)`` a corner is named by its room ("the Study corner").
 
 Where a missing corner would be comes from the pose the other three give (``Reading.outline``).
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from hardware.camera.layout import corner_names
 from hardware.camera.overlay import advice, draw
 from hardware.camera.read import Reading, read
 from hardware.camera.scene import Renderer, Scene, Shot, random_scene
@@ -27,6 +28,8 @@ def test_three_corners_find_the_board_and_the_fourth_is_said_to_be_covered(rende
     assert reading.board_found and reading.missing_corners == (1,)
     assert dict(reading.pieces) == dict(photo.truth)
     assert advice(reading, (image.shape[1], image.shape[0])) == ["The top right corner marker is covered: clear it."]
+    assert advice(reading, (image.shape[1], image.shape[0]), corner_names(renderer.edition)) == [
+        "The Conservatory corner marker is covered: clear it."]
     assert draw(image, reading).shape == image.shape
 
 
