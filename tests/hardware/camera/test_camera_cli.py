@@ -116,3 +116,10 @@ def test_markers_writes_a_sheet_and_prints_the_layout(tmp_path: Path) -> None:
     assert box is not None and (round(float(box[1])), round(float(box[2]))) == (612, 792)
     result = run("markers", "classic", "--out", str(tmp_path / "m.png"))
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_the_companion_starts_without_opencv() -> None:
+    # companion/ is pure Python: only the camera commands load OpenCV, inside their functions.
+    code = "import sys, companion.cli.main as m; m._parser(); print('cv2' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["False"], result.stderr
