@@ -118,6 +118,7 @@ def test_markers_writes_a_sheet_and_prints_the_layout(tmp_path: Path) -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_the_companion_starts_without_opencv() -> None:
     # companion/ is pure Python: only the camera commands load OpenCV, inside their functions.
     code = "import sys, companion.cli.main as m; m._parser(); print('cv2' in sys.modules)"
