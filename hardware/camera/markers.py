@@ -78,8 +78,11 @@ class Sheet:
         return "\n".join(parts) + "\n"
 
     def pdf(self) -> bytes:
+        from PIL import Image
+
         out = BytesIO()
-        self.page().save(out, format="PDF", resolution=float(DPI))
+        # Black and white, no dithering: exact cell edges and a small, losslessly compressed page (not JPEG)
+        self.page().convert("1", dither=Image.Dither.NONE).save(out, format="PDF", resolution=float(DPI))
         return out.getvalue()
 
     def page(self) -> Any:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -75,3 +79,18 @@ def test_the_pdf_page_is_the_paper_at_actual_size(paper: str, points: tuple[floa
     box = re.search(rb"/MediaBox \[ *0 0 ([0-9.]+) ([0-9.]+)", pdf)
     assert box is not None
     assert float(box[1]) == pytest.approx(points[0], abs=0.1) and float(box[2]) == pytest.approx(points[1], abs=0.1)
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs poppler's pdftoppm to render the PDF")
+def test_the_pdf_as_a_viewer_renders_it_has_every_marker_at_size(tmp_path: Path) -> None:
+    data = layout(load_edition("master_detective"))
+    (tmp_path / "sheet.pdf").write_bytes(sheet(data).pdf())
+    subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(tmp_path / "sheet.pdf"), str(tmp_path / "page")],
+                   check=True, timeout=60)
+    page = cv2.imread(str(tmp_path / "page.png"), cv2.IMREAD_GRAYSCALE)
+    corners, ids, _ = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)).detectMarkers(page)
+    sizes = {c["id"]: c["size_mm"] for c in data["corners"]} | {p["id"]: p["size_mm"] for p in data["pieces"]}
+    found = {int(i): q.reshape(4, 2) for q, i in zip(corners, ids.ravel())}
+    assert set(found) == set(sizes)
+    for marker_id, quad in found.items():
+        assert float(np.linalg.norm(quad[1] - quad[0])) / 150 * 25.4 == pytest.approx(sizes[marker_id], abs=0.4)
