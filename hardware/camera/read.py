@@ -2,23 +2,26 @@
 
 API (the live adapter calls ``read`` once per frame):
 
-- ``read(image_bgr, layout, calibration=None) -> Reading``: ``layout`` is
+- ``read(image_bgr, layout, calibration=None, finder=None) -> Reading``: ``layout`` is
   :func:`hardware.camera.layout.layout`'s dictionary (or a :class:`Plan`), ``calibration`` a
-  :class:`hardware.camera.pose.Lens` (None: the focal length is estimated from the corners);
+  :class:`hardware.camera.pose.Lens` (None: the focal length is estimated from the corners),
+  ``finder`` a :func:`detector` to reuse from frame to frame;
 - ``Reading``: ``board_found``; ``pieces`` {piece: square id or room name}; ``unseen`` (every
   other piece of the edition, hidden or off the board); and for the live panel ``outline`` (the
   board's four corners in pixels, clockwise from top-left), ``seen`` {piece: marker centre in
-  pixels}, ``missing_corners`` (corner ids not found: 0 top left, 1 top right, 2 bottom right,
-  3 bottom left), ``foreign`` (ids in view that are not this edition's) and ``duplicates``
+  pixels}, ``missing_corners`` (corner ids not found, or found clipped and left out: 0 top left,
+  1 top right, 2 bottom right, 3 bottom left; ``layout.corner_names`` names their rooms), ``foreign`` (ids in view that are not this edition's) and ``duplicates``
   (ids seen twice);
 - ``load_image(path) -> image``: a photo file, checked (ReadError with a code otherwise);
 - ``Reading.check()``: ReadError for a reading the CLI must refuse (no board, foreign or doubled
   markers); the live adapter may ignore those instead.
 
-How: OpenCV's ArUco detector finds every marker; the corner markers (three suffice) give the
-camera's pose (:mod:`hardware.camera.pose`); each piece's marker centre is taken back along its
-ray to the marker's own height above the board, and the board point under it names the place:
-the room whose cell it is in, else the hallway square.
+How: OpenCV's ArUco detector finds every marker (small blurred ones get a second look, enlarged);
+the corner markers (three suffice, and must agree) give the camera's pose
+(:mod:`hardware.camera.pose`); each piece's marker centre is taken back along its ray to the
+marker's own height above the board, and the board point under it names the place: the room
+whose cell it is in, else the hallway square. A marker of the wrong apparent size for its
+place is not taken: it is safer unseen than misplaced.
 """
 
 from __future__ import annotations
