@@ -1,6 +1,6 @@
 """How well ``camera read`` reads synthetic photos, per condition, and how long a 1920 x 1080 frame takes.
 
-    .venv/bin/python benchmarks/camera.py            # 2,100 scenes over the four editions (some minutes)
+    .venv/bin/python benchmarks/camera.py            # 2,112 scenes over the four editions (5-10 minutes)
     .venv/bin/python benchmarks/camera.py --quick    # 20 a condition, to try a change
     .venv/bin/python benchmarks/camera.py --scenes 50 --seed 3
 
