@@ -78,6 +78,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bots.py --games 200
 	$(BIN)/python benchmarks/abuse.py --quick
 	$(BIN)/python benchmarks/handhelds.py
+	$(BIN)/python benchmarks/camera.py --quick
 
 screenshots: $(BIN)/.installed
 	$(BIN)/python tools/screenshots.py docs/screenshots
