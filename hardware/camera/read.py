@@ -27,6 +27,7 @@ place is not taken: it is safer unseen than misplaced.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,8 +93,12 @@ def load_image(path: str) -> Image:
     from PIL import UnidentifiedImageError
 
     try:
-        with Pillow.open(path) as probe:  # reads the header only: a huge image is refused before decoding
-            width, height = probe.size
+        with warnings.catch_warnings():  # Pillow's own bomb warning: the size is checked below
+            warnings.simplefilter("ignore", Pillow.DecompressionBombWarning)
+            with Pillow.open(path) as probe:  # reads the header only: a huge image is refused before decoding
+                width, height = probe.size
+    except Pillow.DecompressionBombError:
+        raise ReadError("too_large", f"{path} is over {MAX_PIXELS // 1_000_000} megapixels") from None
     except UnidentifiedImageError:
         raise ReadError("not_an_image", f"{path} is not an image") from None
     except OSError as err:

@@ -73,6 +73,8 @@ def test_an_image_over_40_megapixels(tmp_path: Path) -> None:
     path = tmp_path / "huge.png"
     Image.new("1", (8000, 5001)).save(path)  # 40,008,000 pixels, a small file: refused before decoding
     refused(run("read", str(path), "--edition", "classic", "--json"), "too_large")
+    Image.new("1", (20000, 10000)).save(path)  # past Pillow's own decompression-bomb limit too
+    refused(run("read", str(path), "--edition", "classic", "--json"), "too_large")
 
 
 @pytest.mark.slow
