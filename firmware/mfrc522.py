@@ -103,6 +103,9 @@ _FIFO_READ = const(0x92)  # FIFODataReg's SPI address byte, read
 # handling, as no answer (instead of waiting out the chip's 1 ms timer).
 _FDT_US = const(91)
 _GRACE_US = const(100)
+# After a frame nobody answers (HLTA), the next command waits its air time and this much more: a
+# couple of bit times for the chip to start sending after StartSend (not in the datasheet; a margin).
+_TX_MARGIN_US = const(20)
 # Each transceive's fixed register writes, as SPI bytes (address << 1, value): datasheet 8.1.2.2.
 _W_IDLE = bytes((_COMMAND << 1, _IDLE))
 _W_IRQ_CLEAR = bytes((_COM_IRQ << 1, 0x7F))  # clear every interrupt flag (Set1 = 0)
@@ -439,7 +442,7 @@ class MFRC522:
         """
         start = self._started
         if not answer_bits:
-            left = self._sent_us - time.ticks_diff(time.ticks_us(), start)
+            left = self._sent_us + _TX_MARGIN_US - time.ticks_diff(time.ticks_us(), start)
             if left > 0:
                 time.sleep_us(left)  # the frame is on air until then: a command now would cut it short
             return TIMEOUT

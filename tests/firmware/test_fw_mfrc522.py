@@ -367,7 +367,7 @@ def test_hlta_waits_its_air_time_but_not_the_1_ms_silence(bench: MicroPython) ->
     sent = next(t for t, rw, reg, v in entries[hlta:] if rw == "w" and reg == 0x0D and v & 0x80)
     after = next(t for t, rw, reg, _v in entries[hlta:] if t > sent and rw == "w" and reg == 0x01)
     # 4 bytes with parity, start and end bits: 38 bit times of 9.44 us (ISO/IEC 14443-3 6.1).
-    assert 358 <= after - sent < 1000
+    assert 359 + 20 <= after - sent < 1000  # and a 20 us margin
     assert bench.eval(f"bench.states()[{MUSTARD!r}]") == "HALT"
 
 
