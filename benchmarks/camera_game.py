@@ -85,10 +85,11 @@ class Film:
     def __init__(self, renderer: Renderer) -> None:
         self.renderer = renderer
         self.finder = detector(renderer.plan.dictionary)
-        self._clear: dict[tuple[object, ...], Reading] = {}
+        self._clear: dict[tuple[object, ...], tuple[Reading, tuple[str, ...]]] = {}
         self.result = Result()
 
-    def reading(self, frame: Frame) -> Reading:
+    def reading(self, frame: Frame) -> tuple[Reading, tuple[str, ...]]:
+        """The frame's reading, and the pieces whose stickers it does not wholly show (a hand, a taller piece)."""
         key = (tuple(sorted(frame.scene.points.items())), frame.scene.shot.seed)
         if not frame.hand and key in self._clear:
             return self._clear[key]
@@ -99,8 +100,8 @@ class Film:
         reading = read(photo.image, self.renderer.plan, finder=self.finder)
         self.result.read_ms.append((time.perf_counter() - start) * 1000)
         if not frame.hand:
-            self._clear[key] = reading
-        return reading
+            self._clear[key] = (reading, tuple(photo.hidden))
+        return reading, tuple(photo.hidden)
 
 
 def play(frames: int, seed: int, timing: WatchTiming | None = None, edition: str = "classic") -> Result:
@@ -118,16 +119,18 @@ def play(frames: int, seed: int, timing: WatchTiming | None = None, edition: str
         now = number / FPS
         number += 1
         if moved is not None:  # a new move's hand arrives: the last one is reported or missed by now
-            if pending is not None:
+            if pending is not None and read_as["hidden"] == sum(read_as.values()):
+                result.hidden_moves += 1  # no camera could see it there: not a miss of the watcher
+            elif pending is not None:
                 told = ", ".join(f"{place or 'unseen'} {count}" for place, count in read_as.most_common())
                 result.missed.append(f"{pending[0]} to {pending[1]} (read in the clear frames as: {told})")
             pending = None
             result.moves += 1
         if frame.left is not None:
             pending, read_as = (frame.left[0], frame.left[1], now), Counter()
-        reading = film.reading(frame)
+        reading, hidden = film.reading(frame)
         if pending is not None:
-            read_as[reading.pieces.get(pending[0])] += 1
+            read_as["hidden" if pending[0] in hidden else reading.pieces.get(pending[0])] += 1
         events = watcher.see(reading, now)
         for event in events:
             if not isinstance(event, PieceAt):
@@ -247,7 +250,8 @@ def report(result: Result, seconds: float) -> None:
         ("frames", f"{result.frames:,}", ""),
         ("moves", f"{result.moves:,}", ""),
         ("wrong moves sent", f"{len(result.wrong)}", "target 0"),
-        ("moves reported", f"{result.reported:,} of {result.moves:,}", f"missed {len(result.missed)}"),
+        ("moves reported", f"{result.reported:,} of {result.moves:,}",
+         f"missed {len(result.missed)}; {result.hidden_moves} put where a taller piece hides the sticker"),
         ("latency after the hand left", f"median {_q(result.latencies, 0.5):.2f} s, max {max(result.latencies, default=0):.2f} s",
          f"{len(late)} over {TARGETS['late_s']:.0f} s (target 0)"),
         ("hand over the board", f"median {_q(result.hand_shares, 0.5):.1%}, max {max(result.hand_shares, default=0):.1%}",

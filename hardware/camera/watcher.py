@@ -10,15 +10,15 @@ API (the live camera, ``run --camera``):
 - ``CameraUp(name)`` and ``CameraDown(reason)``: said by :class:`hardware.camera.device.CameraLink`.
 
 Why the rules: a hand reaching over the board hides pieces and corner markers, and a piece being
-carried is read at the wrong height. So a frame counts only when every corner marker is seen and
-every piece seen at the last settling is seen again; a change counts only when the piece has been
-read at its new place in ``frames`` such frames in a row, spanning ``still`` seconds. A piece that
-vanishes is never gone nor moved: the table keeps it where it was last settled.
+carried is read at the wrong height. So a frame counts only when every corner marker is seen, and
+a change counts only once the whole reading has stayed the same (every piece seen, each at one
+place) for ``frames`` frames in a row spanning ``still`` seconds; ``hold`` seconds when a piece
+seen before is missing from it (a hand resting over it, or the moved piece standing in front of
+it). A piece that vanishes is never gone nor moved: the table keeps it where it was last settled.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
@@ -28,8 +28,9 @@ from .read import Reading
 
 @dataclass(frozen=True)
 class WatchTiming:
-    frames: int = 3  # clear frames in a row that must agree on a change
+    frames: int = 3  # clear frames in a row whose readings must be the same
     still: float = 0.2  # seconds those frames must span: the piece stood still
+    hold: float = 0.5  # seconds they must span while a piece seen before is missing from them
     forget: float = 3.0  # seconds a piece may stay hidden before it no longer holds changes up
     corners: int = 4  # corner markers a frame needs (a hand over one hides the reading's trust, not the board)
 
@@ -87,32 +88,33 @@ class Watcher:
         self.settled = False
         self._visible: set[str] = set()  # pieces seen at the last settling: each must be seen for a frame to count
         self._hidden_since: dict[str, float] = {}
-        self._window: deque[tuple[float, Mapping[str, str]]] = deque(maxlen=self.timing.frames)
+        self._run: tuple[float, int, Mapping[str, str]] | None = None  # the same reading since when, how many frames
 
     def reset(self) -> None:
         """Start again (the camera was away): the next steady reading is a new ``Settled``."""
         self.settled = False
         self._visible.clear()
         self._hidden_since.clear()
-        self._window.clear()
+        self._run = None
 
     def see(self, reading: Reading, now: float) -> list[CameraEvent]:
         if not self._clear(reading):
-            self._window.clear()  # a hand over a corner, or no board: nothing before it counts either
+            self._run = None  # a hand over a corner, or no board: nothing before it counts either
             return []
         events: list[CameraEvent] = list(self._forget(reading, now))
-        if any(piece not in reading.pieces for piece in self._visible):
-            self._window.clear()  # something seen before is covered now: a hand is over the board
+        pieces = dict(reading.pieces)
+        run = self._run
+        self._run = (run[0], run[1] + 1, pieces) if run is not None and run[2] == pieces else (now, 1, pieces)
+        since, count, _ = self._run
+        covered = any(piece not in pieces for piece in self._visible)
+        needed = self.timing.hold if covered else self.timing.still
+        if count < self.timing.frames or now - since < needed - 1e-6:
             return events
-        self._window.append((now, dict(reading.pieces)))
-        if len(self._window) < self.timing.frames or now - self._window[0][0] < self.timing.still - 1e-6:
-            return events
-        steady = self._steady()
         if not self.settled:
-            self.settled, self.places = True, dict(steady)
-            self._visible = set(steady)
-            return [*events, Settled(dict(steady))]
-        for piece, place in sorted(steady.items()):
+            self.settled, self.places = True, dict(pieces)
+            self._visible = set(pieces)
+            return [*events, Settled(dict(pieces))]
+        for piece, place in sorted(pieces.items()):
             self._visible.add(piece)
             if self.places.get(piece) != place:
                 self.places[piece] = place
@@ -137,8 +139,3 @@ class Watcher:
                 gone.append(PieceUnseen(piece))
         return gone
 
-    def _steady(self) -> dict[str, str]:
-        """The pieces read at one place in every frame of the window."""
-        frames = [pieces for _, pieces in self._window]
-        first = frames[0]
-        return {piece: place for piece, place in first.items() if all(f.get(piece) == place for f in frames[1:])}

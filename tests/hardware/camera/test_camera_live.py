@@ -157,3 +157,11 @@ def test_an_absent_camera_is_gone_in_words_a_maker_can_act_on() -> None:
     except ImportError:
         with pytest.raises(CameraGone, match="picamera2 is not installed"):
             PiCamera().open()
+
+
+def test_a_move_that_hides_another_piece_counts_after_half_a_second() -> None:
+    watcher = settled()
+    moved = {"Miss Scarlet": "h22", "Rope": "Lounge"}  # she now stands in front of the Colonel
+    assert feed(watcher, [seen(moved)] * 5, start=1.0) == []  # 0.4 s: could be a hand resting on him
+    assert watcher.see(seen(moved), 1.5) == [PieceAt("Miss Scarlet", "h22")]
+    assert watcher.places["Colonel Mustard"] == "a18"
