@@ -90,3 +90,21 @@ def test_a_refused_new_game_leaves_the_camera_reading_the_game_on_the_table(rig:
     place = sorted(legal_destinations(state(rig)))[0]
     rig.move(seat, place)
     rig.wait_for(lambda v: state(rig).position(seat) == place)
+
+
+@pytest.mark.slow  # two rigs, some 5 s
+def test_a_game_resumed_at_a_camera_table_is_filmed_where_the_game_has_its_pieces(tmp_path: Path) -> None:
+    with Store(tmp_path / "games.db").open() as store:
+        with MockTable(store, camera=True) as first:
+            assert first.new_game("classic", SEATS, seed=3).ok and first.start().ok
+            seat = state(first).turn.seat
+            assert first.session.call(Play(seat, Roll(seat))).ok
+            place = sorted(legal_destinations(state(first)))[0]
+            first.move(seat, place)
+            first.wait_for(lambda v: state(first).position(seat) == place)
+            game_id = first.view(None)["game_id"]
+        with MockTable(store, camera=True) as again:
+            assert again.resume(game_id).ok
+            view = again.wait_for(lambda v: v["link"] == "up" and v["stage"] == "playing")
+            assert view["board"]["differences"] == [] and state(again).position(seat) == place
+            assert again.camera.places[seat] == place
