@@ -109,7 +109,7 @@ def _reading(args: argparse.Namespace) -> dict[str, Any]:
     try:
         reading = read(image, plan, calibration.lens(image.shape[1], image.shape[0]))
     except (cv2.error, ValueError) as err:  # numpy's LinAlgError (a degenerate pose) is a ValueError
-        raise ReadError("unreadable", f"{args.photo}: the board's markers give no camera pose ({err})") from None
+        raise ReadError(f"{args.photo}: the board's markers give no camera pose ({err})", "unreadable") from None
     ms = (time.perf_counter() - start) * 1000
     return reading.check().to_json(ms)
 

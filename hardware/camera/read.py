@@ -53,7 +53,7 @@ Image = NDArray[np.uint8]
 class ReadError(ClueError, ValueError):
     """A photo that cannot be read; ``code`` says why (not_an_image, too_large, no_board, ...)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -74,12 +74,12 @@ class Reading:
     def check(self) -> Reading:
         """This reading, or ReadError when the photo has no board or markers that do not belong."""
         if self.duplicates:
-            raise ReadError("duplicate_marker", f"two markers with one id in view: {list(self.duplicates)}")
+            raise ReadError(f"two markers with one id in view: {list(self.duplicates)}", "duplicate_marker")
         if self.foreign:
-            raise ReadError("foreign_marker", f"markers of another edition in view: ids {list(self.foreign)}")
+            raise ReadError(f"markers of another edition in view: ids {list(self.foreign)}", "foreign_marker")
         if not self.board_found:
-            raise ReadError("no_board", f"no board in view: corner markers {list(self.missing_corners)} not found "
-                                        f"(at least {MIN_CORNERS} of 4 are needed)")
+            raise ReadError(f"no board in view: corner markers {list(self.missing_corners)} not found "
+                            f"(at least {MIN_CORNERS} of 4 are needed)", "no_board")
         return self
 
     def to_json(self, ms: float) -> dict[str, Any]:
@@ -98,17 +98,17 @@ def load_image(path: str) -> Image:
             with Pillow.open(path) as probe:  # reads the header only: a huge image is refused before decoding
                 width, height = probe.size
     except Pillow.DecompressionBombError:
-        raise ReadError("too_large", f"{path} is over {MAX_PIXELS // 1_000_000} megapixels") from None
+        raise ReadError(f"{path} is over {MAX_PIXELS // 1_000_000} megapixels", "too_large") from None
     except UnidentifiedImageError:
-        raise ReadError("not_an_image", f"{path} is not an image") from None
+        raise ReadError(f"{path} is not an image", "not_an_image") from None
     except OSError as err:
-        raise ReadError("unreadable", f"cannot read {path}: {err.strerror or err}") from None
+        raise ReadError(f"cannot read {path}: {err.strerror or err}", "unreadable") from None
     if width * height > MAX_PIXELS:
-        raise ReadError("too_large", f"{path} is {width} x {height}: over {MAX_PIXELS // 1_000_000} megapixels")
+        raise ReadError(f"{path} is {width} x {height}: over {MAX_PIXELS // 1_000_000} megapixels", "too_large")
     data = np.fromfile(path, dtype=np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     if image is None:
-        raise ReadError("not_an_image", f"{path}: OpenCV cannot decode it")
+        raise ReadError(f"{path}: OpenCV cannot decode it", "not_an_image")
     return np.asarray(image, dtype=np.uint8)
 
 
