@@ -10,20 +10,26 @@ API (the live camera, ``run --camera``):
 - ``CameraUp(name)`` and ``CameraDown(reason)``: said by :class:`hardware.camera.device.CameraLink`.
 
 Why the rules: a hand reaching over the board hides pieces and corner markers, and a piece being
-carried is read at the wrong height. So a frame counts only when every corner marker is seen, and
-a change counts only once the whole reading has stayed the same (every piece seen, each at one
-place) for ``frames`` frames in a row spanning ``still`` seconds; ``hold`` seconds when a piece
-seen before is missing from it (a hand resting over it, or the moved piece standing in front of
-it). A piece that vanishes is never gone nor moved: the table keeps it where it was last settled.
+carried is read at the wrong height. So a frame counts only when every corner marker is seen (a
+frame that does not starts the count again), and a piece's new place counts once it has been read
+there in the last ``frames`` frames, spanning ``still`` seconds, with every piece seen before seen
+in them; or, when some piece is missing (a hand resting over it, the moved piece standing in front
+of it, a sticker that flickers), once for ``hold`` seconds it has been read there at least
+``frames`` times and nowhere else. A piece that vanishes is never gone nor moved: the table keeps
+it where it was last settled.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
 from .read import Reading
+
+
+EPSILON = 1e-6  # s: frames 0.1 s apart span 0.2 s in three, whatever the float sums say
 
 
 @dataclass(frozen=True)
@@ -88,38 +94,61 @@ class Watcher:
         self.settled = False
         self._visible: set[str] = set()  # pieces seen at the last settling: each must be seen for a frame to count
         self._hidden_since: dict[str, float] = {}
-        self._run: tuple[float, int, Mapping[str, str]] | None = None  # the same reading since when, how many frames
+        self._frames: deque[tuple[float, dict[str, str]]] = deque()  # clear frames in a row, ``hold`` s of them
 
     def reset(self) -> None:
         """Start again (the camera was away): the next steady reading is a new ``Settled``."""
         self.settled = False
         self._visible.clear()
         self._hidden_since.clear()
-        self._run = None
+        self._frames.clear()
 
     def see(self, reading: Reading, now: float) -> list[CameraEvent]:
         if not self._clear(reading):
-            self._run = None  # a hand over a corner, or no board: nothing before it counts either
+            self._frames.clear()  # a hand over a corner, or no board: nothing before it counts either
             return []
         events: list[CameraEvent] = list(self._forget(reading, now))
-        pieces = dict(reading.pieces)
-        run = self._run
-        self._run = (run[0], run[1] + 1, pieces) if run is not None and run[2] == pieces else (now, 1, pieces)
-        since, count, _ = self._run
-        covered = any(piece not in pieces for piece in self._visible)
-        needed = self.timing.hold if covered else self.timing.still
-        if count < self.timing.frames or now - since < needed - 1e-6:
-            return events
+        frames = self._frames
+        frames.append((now, dict(reading.pieces)))
+        while len(frames) > 1 and now - frames[1][0] >= self.timing.hold - EPSILON:
+            frames.popleft()  # the oldest kept is the last at least ``hold`` old
+        steady = self._steady(now)
         if not self.settled:
-            self.settled, self.places = True, dict(pieces)
-            self._visible = set(pieces)
-            return [*events, Settled(dict(pieces))]
-        for piece, place in sorted(pieces.items()):
+            if steady is None or now - frames[0][0] < self.timing.hold - EPSILON and not self._recent_whole(now):
+                return events
+            self.settled, self.places = True, dict(steady)
+            self._visible = set(steady)
+            return [*events, Settled(dict(steady))]
+        for piece, place in sorted((steady or {}).items()):
             self._visible.add(piece)
             if self.places.get(piece) != place:
                 self.places[piece] = place
                 events.append(PieceAt(piece, place))
         return events
+
+    def _steady(self, now: float) -> dict[str, str] | None:
+        """Each piece whose place is sure now (see the module's note); None before enough frames."""
+        count = self.timing.frames
+        frames = list(self._frames)
+        if len(frames) < count:
+            return None
+        recent = frames[-count:]
+        whole = self._recent_whole(now)
+        long = now - frames[0][0] >= self.timing.hold - EPSILON
+        sure: dict[str, str] = {}
+        for piece, place in frames[-1][1].items():
+            if whole and all(f.get(piece) == place for _, f in recent):
+                sure[piece] = place
+            elif long and sum(f.get(piece) == place for _, f in frames) >= count \
+                    and all(f.get(piece) in (place, None) for _, f in frames):
+                sure[piece] = place
+        return sure
+
+    def _recent_whole(self, now: float) -> bool:
+        """The last ``frames`` frames span ``still`` seconds and show every piece seen before."""
+        recent = list(self._frames)[-self.timing.frames:]
+        return len(recent) == self.timing.frames and now - recent[0][0] >= self.timing.still - EPSILON \
+            and all(piece in f for _, f in recent for piece in self._visible)
 
     def _clear(self, reading: Reading) -> bool:
         corners = 4 - len(reading.missing_corners)

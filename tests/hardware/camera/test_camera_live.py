@@ -165,3 +165,11 @@ def test_a_move_that_hides_another_piece_counts_after_half_a_second() -> None:
     assert feed(watcher, [seen(moved)] * 5, start=1.0) == []  # 0.4 s: could be a hand resting on him
     assert watcher.see(seen(moved), 1.5) == [PieceAt("Miss Scarlet", "h22")]
     assert watcher.places["Colonel Mustard"] == "a18"
+
+
+def test_a_flickering_sticker_delays_a_move_by_no_more_than_half_a_second() -> None:
+    watcher = settled()
+    moved = {**START, "Miss Scarlet": "h22"}
+    without = {k: v for k, v in moved.items() if k != "Rope"}  # every other frame misses the Rope
+    events = feed(watcher, [seen(moved), seen(without)] * 3, start=1.0)
+    assert events == [PieceAt("Miss Scarlet", "h22")] and watcher.places["Rope"] == "Lounge"
