@@ -60,11 +60,12 @@ class Result:
     latencies: list[float] = field(default_factory=list)  # s after the hand left
     missed: list[str] = field(default_factory=list)  # never reported (before the next hand came)
     hidden_moves: int = 0  # put where another piece hides it: no camera can report those
+    with_hand: int = 0  # reported from a frame where the hand was still over the board (all corners seen)
     read_ms: list[float] = field(default_factory=list)
     hand_shares: list[float] = field(default_factory=list)
 
     def merge(self, other: Result) -> Result:
-        for name in ("frames", "moves", "reported", "hidden_moves"):
+        for name in ("frames", "moves", "reported", "hidden_moves", "with_hand"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("wrong", "latencies", "missed", "read_ms", "hand_shares"):
             getattr(self, name).extend(getattr(other, name))
@@ -77,6 +78,7 @@ class Frame:
     hand: bool
     truth: Mapping[str, str]  # where each piece is (a carried piece is in none)
     left: tuple[str, str, float] | None = None  # the first frame without the hand: the move it ends, and when
+    moving: str | None = None  # the piece being moved (hand frames)
 
 
 class Film:
@@ -113,37 +115,51 @@ def play(frames: int, seed: int, timing: WatchTiming | None = None, edition: str
     film, watcher = Film(renderer), Watcher(timing)
     result = film.result
     number = 0
-    pending: tuple[str, str, float] | None = None  # the move waiting to be reported: piece, place, hand left at
-    read_as: Counter[str | None] = Counter()  # where the reader put that piece meanwhile (for a missed move)
+    current: tuple[str, str] | None = None  # the move under way: piece, new place
+    left_at: float | None = None  # when its hand left
+    reported = True
+    read_as: Counter[str | None] = Counter()  # where the reader put that piece after the hand left
     for frame, moved in _frames(renderer, scene, rng, frames):
         now = number / FPS
         number += 1
         if moved is not None:  # a new move's hand arrives: the last one is reported or missed by now
-            if pending is not None and read_as["hidden"] == sum(read_as.values()):
-                result.hidden_moves += 1  # no camera could see it there: not a miss of the watcher
-            elif pending is not None:
-                told = ", ".join(f"{place or 'unseen'} {count}" for place, count in read_as.most_common())
-                result.missed.append(f"{pending[0]} to {pending[1]} (read in the clear frames as: {told})")
-            pending = None
+            _close(result, current, reported, read_as)
+            current, left_at, reported, read_as = None, None, False, Counter()
             result.moves += 1
         if frame.left is not None:
-            pending, read_as = (frame.left[0], frame.left[1], now), Counter()
+            current, left_at = (frame.left[0], frame.left[1]), now
         reading, hidden = film.reading(frame)
-        if pending is not None:
-            read_as["hidden" if pending[0] in hidden else reading.pieces.get(pending[0])] += 1
-        events = watcher.see(reading, now)
-        for event in events:
+        if current is not None and left_at is not None and not reported:
+            read_as["hidden" if current[0] in hidden else reading.pieces.get(current[0])] += 1
+        for event in watcher.see(reading, now):
             if not isinstance(event, PieceAt):
                 continue
             if frame.truth.get(event.piece) != event.place:
                 result.wrong.append(f"frame {number}: {event.piece} reported at {event.place}, "
                                     f"is at {frame.truth.get(event.piece, 'in a hand')}")
-            elif pending is not None and (event.piece, event.place) == pending[:2]:
+            elif not reported and frame.truth.get(event.piece) == event.place and event.piece == _moving(frame, moved, current):
+                reported = True
                 result.reported += 1
-                result.latencies.append(max(0.0, now - pending[2]))
-                pending = None
+                result.with_hand += frame.hand
+                result.latencies.append(max(0.0, now - left_at) if left_at is not None else 0.0)
     result.frames = number
     return result
+
+
+def _moving(frame: Frame, moved: str | None, current: tuple[str, str] | None) -> str | None:
+    """The piece whose move is under way (known from its hand's first frame, or once the hand left)."""
+    return current[0] if current is not None else frame.moving
+
+
+def _close(result: Result, current: tuple[str, str] | None, reported: bool, read_as: Counter[str | None]) -> None:
+    """A move whose next move begins: reported, or missed, or no camera could see it (hidden by a taller piece)."""
+    if current is None or reported:
+        return
+    if read_as["hidden"] and read_as["hidden"] == sum(read_as.values()):
+        result.hidden_moves += 1
+        return
+    told = ", ".join(f"{place or 'unseen'} {count}" for place, count in read_as.most_common())
+    result.missed.append(f"{current[0]} to {current[1]} (read after the hand left as: {told})")
 
 
 def _frames(renderer: Renderer, scene: Scene, rng: np.random.Generator,
@@ -165,7 +181,7 @@ def _frames(renderer: Renderer, scene: Scene, rng: np.random.Generator,
         first = True
         for shown, known in phases:
             for _ in range(int(rng.integers(HAND_FRAMES[0], HAND_FRAMES[1] + 1))):
-                yield Frame(_hand(renderer, shown, rng), True, known), piece if first else None
+                yield Frame(_hand(renderer, shown, rng), True, known, moving=piece), piece if first else None
                 first = False
                 count += 1
         scene, truth = after, {**truth, piece: place}
@@ -252,6 +268,7 @@ def report(result: Result, seconds: float) -> None:
         ("wrong moves sent", f"{len(result.wrong)}", "target 0"),
         ("moves reported", f"{result.reported:,} of {result.moves:,}",
          f"missed {len(result.missed)}; {result.hidden_moves} put where a taller piece hides the sticker"),
+        ("reported before the hand left", f"{result.with_hand}", "the hand over the board, every corner seen"),
         ("latency after the hand left", f"median {_q(result.latencies, 0.5):.2f} s, max {max(result.latencies, default=0):.2f} s",
          f"{len(late)} over {TARGETS['late_s']:.0f} s (target 0)"),
         ("hand over the board", f"median {_q(result.hand_shares, 0.5):.1%}, max {max(result.hand_shares, default=0):.1%}",

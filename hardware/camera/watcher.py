@@ -15,7 +15,8 @@ frame that does not starts the count again), and a piece's new place counts once
 there in the last ``frames`` frames, spanning ``still`` seconds, with every piece seen before seen
 in them; or, when some piece is missing (a hand resting over it, the moved piece standing in front
 of it, a sticker that flickers), once for ``hold`` seconds it has been read there at least
-``frames`` times and nowhere else. A piece that vanishes is never gone nor moved: the table keeps
+``frames`` times and nowhere else, the frames missing a piece all missing the same ones (a hand
+moving over the board hides one piece, then another). A piece that vanishes is never gone nor moved: the table keeps
 it where it was last settled.
 """
 
@@ -134,7 +135,9 @@ class Watcher:
             return None
         recent = frames[-count:]
         whole = self._recent_whole(now)
-        long = now - frames[0][0] >= self.timing.hold - EPSILON
+        # A hand moving over the board hides one piece, then another: the long wait needs one set missing throughout
+        missing = {frozenset(self._visible - f.keys()) for _, f in frames} - {frozenset()}
+        long = now - frames[0][0] >= self.timing.hold - EPSILON and len(missing) <= 1
         sure: dict[str, str] = {}
         for piece, place in frames[-1][1].items():
             if whole and all(f.get(piece) == place for _, f in recent):
