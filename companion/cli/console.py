@@ -246,11 +246,14 @@ class Console(cmd.Cmd):
             self._say(f"saved {path} ({seat})")
 
     def _raw(self, verb: str, args: list[str]) -> None:
+        board = getattr(self.rig, "board", None)  # none at a camera table whose cards are on the phones
+        if board is None:
+            raise ConsoleError("this table has no virtual board of readers: place and remove need one")
         try:
             if verb == "place" and len(args) == 2:
-                self.rig.board.place(args[0], int(args[1]))
+                board.place(args[0], int(args[1]))
             elif verb == "remove" and len(args) == 1:
-                self.rig.board.remove(args[0])
+                board.remove(args[0])
             else:
                 raise ConsoleError("place UID READER, or remove UID")
         except ValueError as err:

@@ -99,3 +99,10 @@ def test_matching_prefers_an_exact_name_and_completes_from_the_typed_word() -> N
     assert completions(["g"], weapons) == ["Gun"]
     assert completions(["cy"], weapons) == ["Cyberman Gun"]
     assert completions(["x"], weapons) == []
+
+
+def test_raw_place_and_remove_at_a_table_without_a_virtual_board_say_why() -> None:
+    # A camera table whose cards are on the phones has no board of readers (the stand-in has none either).
+    done, said = play(["place 04:A2:1B:3C 2", "remove 04:A2:1B:3C"])
+    assert done == []
+    assert said.count("this table has no virtual board of readers") == 2 and "Traceback" not in said
