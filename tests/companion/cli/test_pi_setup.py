@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 from serial.tools import list_ports
@@ -140,8 +141,9 @@ def _plays_from(service: subprocess.Popen[str], store: str, enrolled_in: str) ->
         raise AssertionError("the service does not hold the store it printed")
     url = re.search(r"web page on (http://\S+?)[ /]", said[-1])
     assert url
-    differences = _board_differences(url.group(1).replace("0.0.0.0", "127.0.0.1"))
     # The service knows the tag on the Kitchen's reader is Miss Scarlet's mover: it was enrolled.
+    differences = _board_differences(url.group(1).replace("0.0.0.0", "127.0.0.1"),
+                                     lambda text: text.startswith("Miss Scarlet's mover") and "Kitchen" in text)
     assert any(text.startswith("Miss Scarlet's mover") and "Kitchen" in text for text in differences), differences
 
 
@@ -155,13 +157,18 @@ def _read_until(process: subprocess.Popen[str], start: str) -> list[str]:
     return lines
 
 
-def _board_differences(base: str) -> list[str]:
-    """What the table page says to fix on the board (it may take a moment for the link to come up)."""
+def _board_differences(base: str, wanted: Callable[[str], bool]) -> list[str]:
+    """What the table page says to fix on the board, once it says what is ``wanted``.
+
+    The link takes a moment to come up, and each tag of the snapshot its settle time (a real
+    board's, 0.25 s: the service is not on mock hardware), so the first differences shown may
+    be the weapons' alone.
+    """
     deadline = time.monotonic() + 15
     while True:
         with urllib.request.urlopen(base + "/api/table", timeout=10) as answer:
             view = json.load(answer)
         differences = list(view["board"]["differences"])
-        if differences or time.monotonic() > deadline:
+        if any(wanted(text) for text in differences) or time.monotonic() > deadline:
             return differences
         time.sleep(0.2)
