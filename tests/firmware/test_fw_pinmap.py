@@ -59,7 +59,6 @@ def firmware_pins(mp: MicroPython, readers: int, seats: tuple[int, ...]) -> dict
         "    count = len(config.READERS)\n"
         "    plan = wiring.plan(count, config.CS_PINS, config.DECODER, config.SPI1_READERS)\n"
         "    rig = fw_rig.Rig(count, decoder=config.DECODER)\n"
-        "    rig.advance(100)\n"
         "finally:\n"
         "    for k, v in saved.items():\n"
         "        setattr(config, k, v)\n"
