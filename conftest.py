@@ -147,6 +147,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    _twin_summary(terminalreporter)
     guard = config.stash.get(GUARD_KEY, None)
     if guard is None or not guard.changed:
         return
@@ -157,6 +158,19 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         terminalreporter.line(f"  {line}")
     if len(guard.changed) > 50:
         terminalreporter.line(f"  … and {len(guard.changed) - 50} more")
+
+
+def _twin_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many board-twin tests were skipped for want of its image, and the command that builds it.
+
+    Here, not in tests/pico/conftest.py: under pytest-xdist the controller, which prints the
+    summary, loads only this conftest.
+    """
+    skipped = [report for report in terminalreporter.stats.get("skipped", [])
+               if report.nodeid.replace("\\", "/").startswith("tests/pico/")]
+    if skipped:
+        terminalreporter.write_line(f"board twin: {len(skipped)} tests skipped, its image is not built "
+                                    "(-rs says why); build it with: tools/build-pico-image.sh", yellow=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -2,7 +2,7 @@
 
 ``make test`` runs them when ``tools/build-pico-image.sh`` has built the image
 (into ``$CLUE_PICO_CACHE``, else ~/.cache/clue-companion/pico), and the summary
-says how many were skipped and the one command that builds it; ``make
+(the root conftest.py) says how many were skipped and the one command that builds it; ``make
 test-pico`` sets CLUE_PICO_REQUIRED=1, so a missing image fails there.
 """
 
@@ -18,7 +18,7 @@ import pytest
 # --doctest-modules); its modules import each other by their plain names, as the other test folders do.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from twin import BUILD_COMMAND, Twin, require  # noqa: E402
+from twin import Twin, require  # noqa: E402
 
 
 @pytest.fixture
@@ -44,10 +44,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_twin_test(item.nodeid) and item.nodeid.split("::")[0].rsplit("/", 1)[-1].startswith("test_twin_"):
             item.add_marker(pytest.mark.slow)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    skipped = [report for report in terminalreporter.stats.get("skipped", []) if _is_twin_test(report.nodeid)]
-    if skipped:
-        terminalreporter.write_line(f"board twin: {len(skipped)} tests skipped (-rs says why); "
-                                    f"build it with: {BUILD_COMMAND}", yellow=True)
