@@ -227,7 +227,7 @@ def test_announcing_never_holds_the_caller(fake_zeroconf: type[FakeZeroconf], mo
     started = time.monotonic()
     with reach.announce(8000, addresses=["10.42.0.1"]):
         entered = time.monotonic() - started
-    assert entered < 0.1
+    assert entered < 0.5  # registering takes 1 s here: a caller held by it would wait that long
     assert eventually(lambda: fake_zeroconf.made and fake_zeroconf.made[0].closed)
 
 
