@@ -33,7 +33,7 @@ from companion.table.tags import Piece, TagMap
 from companion.table.zones import ZoneMap
 from hardware.camera.calibration import Calibration
 from hardware.camera.device import Camera, CameraLink, MockCamera, PiCamera, Webcam
-from hardware.camera.layout import CORNER_NAMES, Plan, layout
+from hardware.camera.layout import CORNER_NAMES, Plan, corner_rooms, layout
 from hardware.camera.overlay import draw
 from hardware.camera.read import Reading
 from hardware.camera.scene import Renderer
@@ -255,23 +255,6 @@ class CameraTable:
 
     def _room_at(self, corner: int) -> str | None:
         """The room in a corner of the board (the Study corner), if a room lies there."""
-        edition = self.edition
-        if edition is None:
-            return None
-        board = edition.require_board()
-        column = 0 if corner in (0, 3) else board.width - 1
-        row = 0 if corner in (0, 1) else board.height - 1
-        near = [(max(abs(_at(cell)[0] - column), abs(_at(cell)[1] - row)), str(owner))
-                for cell, owner in board.cells.items() if owner in board.rooms]
-        close = [found for found in near if found[0] <= 2]  # a corner void's room one or two cells in
-        return min(close)[1] if close else None
-
-
-def _at(cell: Any) -> tuple[int, int]:
-    """A board cell's (column, row), from 0, for both cell forms the board uses."""
-    if isinstance(cell, tuple):
-        return int(cell[0]), int(cell[1])
-    text = str(cell)
-    return ord(text[0]) - ord("a"), int(text[1:]) - 1
+        return None if self.edition is None else corner_rooms(self.edition)[corner]
 
 

@@ -83,21 +83,28 @@ def layout(edition: Edition, square_mm: float = SQUARE_MM) -> dict[str, Any]:
 
 
 def corner_names(edition: Edition) -> dict[int, str]:
-    """Each corner marker's id -> the room it lies in ("Kitchen"), for telling a player which one is covered.
+    """Each corner marker's id -> the room it lies in ("Kitchen"), else its position, for telling a player which one
+    is covered.
 
     >>> from companion.rules.edition import load_edition
     >>> corner_names(load_edition("classic"))
     {0: 'Kitchen', 1: 'Conservatory', 2: 'Study', 3: 'Lounge'}
     """
+    return {n: room or CORNER_NAMES[n] for n, room in corner_rooms(edition).items()}
+
+
+def corner_rooms(edition: Edition) -> dict[int, str | None]:
+    """Each corner marker's id -> the room in that corner of the board (a void corner: the room one or two squares
+    in), or None where no room is near (a drawn board with corridors to its corners)."""
     board = edition.require_board()
-    names = {}
+    rooms: dict[int, str | None] = {}
     for n, (row, col) in enumerate(((0, 0), (0, board.width - 1), (board.height - 1, board.width - 1),
                                     (board.height - 1, 0))):
         step_row, step_col = (1 if row == 0 else -1), (1 if col == 0 else -1)
-        near = [(r + c, square_name(row + r * step_row, col + c * step_col)) for r in range(3) for c in range(3)]
-        rooms = [board.cells[cell] for _, cell in sorted(near) if cell in board.cells]  # a void corner: the nearest room
-        names[n] = rooms[0] if rooms else CORNER_NAMES[n]
-    return names
+        near = sorted((r + c, square_name(row + r * step_row, col + c * step_col)) for r in range(3) for c in range(3))
+        found = [board.cells[cell] for _, cell in near if board.cells.get(cell) in board.rooms]
+        rooms[n] = found[0] if found else None
+    return rooms
 
 
 def piece_ids(edition: Edition) -> dict[str, int]:
