@@ -42,6 +42,7 @@ from companion.table.store import GameSummary, Store
 
 from .log_lines import setup_logging
 from .names import match_name
+from .table_settings import TableSettings
 from .terminal import is_terminal
 from .where import (
     CONFIG_VARIABLE,
@@ -85,7 +86,8 @@ def add_parser(commands: Any) -> None:
                      "if it exists (not with --mock)")
     run.add_argument("--db", help=f"the game store (SQLite); default ${STORE_VARIABLE}, then the config's [store] "
                      "path, then $XDG_DATA_HOME/clue-companion/companion.db (mock.db with --mock)")
-    run.add_argument("--edition", help=f"the new game's edition, an id or name (default {DEFAULT_EDITION}; "
+    run.add_argument("--edition", help="the new game's edition, an id or name (default: the config's [table] edition, "
+                     f"else {DEFAULT_EDITION}; "
                      "clue-companion edition lists them). With an unfinished game of another edition stored, "
                      "run asks whether to start this one instead; without a terminal it does")
     run.add_argument("--seats", help="seats clockwise, comma-separated, each any unique part of a suspect's name "
@@ -121,7 +123,8 @@ def add_parser(commands: Any) -> None:
                      "beside the store")
     run.add_argument("--no-web", action="store_true", help="no web page")
     run.add_argument("--locale", help="the table's language and card names for this run, e.g. en-GB, de-DE "
-                     "(default: as last chosen on the host page or kept with --remember, else en-US)")
+                     "(default: the config's [table] locale, else as last chosen on the host page or kept with "
+                     "--remember, else en-US)")
     run.add_argument("--remember", action="store_true",
                      help="keep this run's --locale for later starts (as choosing it on the host page does)")
     run.add_argument("--speech", action="store_true",
@@ -136,8 +139,8 @@ def _run(args: argparse.Namespace) -> int:
     from .mock_table import MockTable, mock_config
 
     # Everything a user typed or configured is checked before the store or the web port is touched.
-    seats = _checked(args)
     config_at = find_config(args.config, os.environ, mock=args.mock)
+    seats = _checked(args, TableSettings.load(config_at.path if config_at else None))
     # The mock table wires its emulated handhelds like the example config, unless told otherwise.
     config = load_hardware_config(config_at.path if config_at else None) if config_at or not args.mock \
         else mock_config()
@@ -175,15 +178,21 @@ def _run(args: argparse.Namespace) -> int:
                 return _drive(rig, args)
 
 
-def _checked(args: argparse.Namespace) -> tuple[str, ...]:
-    """The seats of a new game, once the edition, seats and options are known to be good (else ClueError)."""
+def _checked(args: argparse.Namespace, table: TableSettings = TableSettings()) -> tuple[str, ...]:
+    """The seats of a new game, once the edition, seats and options are known to be good (else ClueError).
+
+    ``table``: the config's ``[table]`` locale and edition, used where --locale and --edition are not given.
+    """
     _check_pin(args.pin)
     if args.remember and args.locale is None:
         raise RunError("--remember keeps this run's --locale: add --locale, e.g. --locale de-DE")
     # Which new-game options were typed, before their defaults fill in: resuming must not drop them unasked.
     args.new_game_options = [flag for name, flag in NEW_GAME_OPTIONS.items()
                              if getattr(args, name) is not None and getattr(args, name) is not False]
-    args.edition = args.edition or DEFAULT_EDITION
+    # The config's edition is a default, not an option typed: it never stops the unfinished game resuming.
+    args.edition = args.edition or table.edition or DEFAULT_EDITION
+    if args.locale is None:
+        args.locale = table.locale
     args.deal, args.dice = args.deal or "virtual", args.dice or "companion"
     edition = load_edition(args.edition)
     checked_port(args.port)
