@@ -51,5 +51,11 @@ def machine_identity(files: Sequence[Path] = IDENTITY_FILES) -> bytes | None:
 
 
 def new_password(choose: Callable[[str], str] = secrets.choice) -> str:
-    """A fresh hotspot password: PASSWORD_LENGTH characters from ALPHABET."""
-    return "".join(choose(ALPHABET) for _ in range(PASSWORD_LENGTH))
+    """A fresh hotspot password: PASSWORD_LENGTH characters from ALPHABET, never all hex digits.
+
+    (ZXing's Wi-Fi QR format reads a password of hex digits as a raw key unless quoted.)
+    """
+    while True:
+        password = "".join(choose(ALPHABET) for _ in range(PASSWORD_LENGTH))
+        if not all(char in "0123456789abcdef" for char in password):
+            return password

@@ -109,8 +109,9 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_parser(commands)
     from . import host_login  # a login link for the host page, without the PIN
     host_login.add_parser(commands)
-    from . import first_boot  # the card image's boot file
+    from . import first_boot, welcome  # the card image's boot file and HDMI screen
     first_boot.add_parser(commands)
+    welcome.add_parser(commands)
     return _with_version(parser, f"{PACKAGE} {version()}")
 
 
