@@ -91,3 +91,19 @@ def _is_address(value: object) -> bool:
     except ValueError:
         return False
     return True
+
+
+def hotspot_panel(path: Path | None) -> dict[str, Any] | None:
+    """What the table page shows of the hotspot (its name, password and Wi-Fi QR code as SVG), or None.
+
+    Only the shared table page shows it: a phone that opened the page is on the network already.
+    """
+    reach = read_reach(path)
+    text = reach.wifi_qr() if reach is not None else None
+    if reach is None or text is None:
+        return None
+    import segno
+    from markupsafe import Markup
+
+    svg = segno.make(text, error="m").svg_inline(scale=1, omitsize=True, light="#ffffff", border=4)
+    return {"ssid": reach.ssid, "password": reach.password, "qr_svg": Markup(svg)}  # segno's SVG holds no text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.language import parse_locale
 from companion.rules.edition import Edition, load_edition
@@ -16,13 +16,16 @@ from .board_data import board_data, editions
 from .context import context
 from .guard import ApiError, csrf_token
 from .language import page_locale
+from .reach_file import REACH_FILE, hotspot_panel
 
 blueprint = Blueprint("table", __name__)
 
 
 @blueprint.get("/")
 def page() -> str:
-    return render_template("table/index.html", csrf_token=csrf_token())
+    # On the Pi's own hotspot the shared screen also shows how to join it (the image's reach file).
+    hotspot = hotspot_panel(current_app.config.get("REACH_FILE", REACH_FILE))
+    return render_template("table/index.html", csrf_token=csrf_token(), hotspot=hotspot)
 
 
 @blueprint.get("/api/table")
