@@ -19,6 +19,8 @@ from functools import cache
 from typing import Any
 
 from companion.language import N_, parse_locale, say
+from companion.language.grammar import Name, gender_of, named
+from companion.language.titles import edition_title
 from companion.rules.board import SQUARE_NAME
 from companion.rules.edition import BonusDeck, Edition, bundled_ids, load_edition
 
@@ -195,19 +197,32 @@ def narrator(locale: str = "en-US", names: Mapping[str, str] | None = None,
     """:func:`describe` in ``locale``'s language, cards spelled by ``names`` (identity -> shown name).
 
     English keeps :func:`describe`'s sentences (articles, verbs agreeing with
-    "Amy & Rory"); the other languages say each event in a form that needs no
-    article or case ending on a name ("Direktor Grün verdächtigt: ..."), so
-    any card's name fits unchanged.
+    "Amy & Rory"); the other languages' templates take each name with what
+    the sentence needs of it, its article, a preposition joined to it or
+    words agreeing with its gender (:mod:`companion.language.grammar`).
+    The game's title is the box's: CLUE in North America, Cluedo elsewhere.
 
-    >>> tell = narrator("de-DE", {"Mr. Green": "Direktor Grün", "Wrench": "Rohrzange"})
-    >>> tell({"type": "suggested", "seat": "Mr. Green", "suspect": "Mr. Green", "weapon": "Wrench", "room": "Hall"})
-    'Direktor Grün verdächtigt: Direktor Grün, Rohrzange, Hall.'
+    >>> tell = narrator("es-ES", {"Mr. Green": "Padre Prado", "Miss Scarlet": "Señorita Amapola",
+    ...                           "Rope": "Soga", "Dining Room": "Comedor"})
+    >>> tell({"type": "suggested", "seat": "Miss Scarlet", "suspect": "Mr. Green", "weapon": "Rope",
+    ...       "room": "Dining Room"})
+    'La señorita Amapola sospecha del padre Prado, con la soga, en el comedor.'
     """
-    language = parse_locale(locale).language
+    found = parse_locale(locale)
     spell = _speller(names or {})
-    if language == "en":
-        return lambda event: describe(spell(event), edition)
-    return lambda event: foreign(language, spell(event), edition)
+    titled = _titler(found.tag)
+    if found.language == "en":
+        return lambda event: describe(titled(spell(event)), edition)
+    return lambda event: foreign(found.language, titled(spell(event)), edition)
+
+
+def _titler(locale: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A game_started event with its edition's title as the box in ``locale`` says it."""
+    def titled(event: dict[str, Any]) -> dict[str, Any]:
+        if event.get("type") != "game_started":
+            return event
+        return {**event, "name": edition_title(str(event.get("edition", "")), event.get("name"), locale)}
+    return titled
 
 
 def narrate_result(result: dict[str, Any], tell: Describer, language: str = "en",
@@ -245,7 +260,7 @@ def _speller(names: Mapping[str, str]) -> Callable[[dict[str, Any]], dict[str, A
     return spell
 
 
-# ---- the other languages: one message per event, names never needing an article --------------------------------
+# ---- the other languages: one message per event; each name takes its article, case or gender there ------------
 
 VIA = {"card": N_("card"), "power": N_("power"), "swap": N_("swap")}
 
@@ -253,10 +268,11 @@ VIA = {"card": N_("card"), "power": N_("power"), "swap": N_("swap")}
 def foreign(language: str, e: dict[str, Any], edition: Edition | None = None) -> str:
     """One event in ``language`` (its names already spelled); an unknown type falls back to its fields."""
     kind = e.get("type", "")
+    e = named(language, e, NAME_FIELDS)
     if kind == "drew":
         return _foreign_drew(language, e, edition)
     if kind == "card_played":
-        return say(language, N_("Played by {seat}: {card}."), seat=e["seat"], card=bonus_title(e["card_id"], edition))
+        return say(language, N_("{seat} plays {card}."), seat=e["seat"], card=bonus_title(e["card_id"], edition))
     describer = _foreign_describers().get(kind)
     return describer(language, e) if describer else " ".join(f"{k}={v}" for k, v in e.items())
 
@@ -268,38 +284,38 @@ Foreign = Callable[[str, dict[str, Any]], str]
 def _foreign_describers() -> dict[str, Foreign]:
     return {
         "game_started": _foreign_started,
-        "cards_dealt": lambda lang, e: say(lang, N_("Cards for {seat}: {count} ({cards})."), seat=e["seat"],
+        "cards_dealt": lambda lang, e: say(lang, N_("{seat} is dealt {count} cards: {cards}."), seat=e["seat"],
                                            count=e["count"], cards=", ".join(e["cards"])) if "cards" in e
-        else say(lang, N_("Cards for {seat}: {count}."), seat=e["seat"], count=e["count"]),
-        "turn_started": lambda lang, e: say(lang, N_("-- Turn: {seat} --"), seat=e["seat"]),
+        else say(lang, N_("{seat} is dealt {count} cards."), seat=e["seat"], count=e["count"]),
+        "turn_started": lambda lang, e: say(lang, N_("-- {seat}'s turn --"), seat=e["seat"]),
         "rolled": _foreign_rolled,
-        "blocked": lambda lang, e: say(lang, N_("Blocked in, stays put: {seat}."), seat=e["seat"]),
+        "blocked": lambda lang, e: say(lang, N_("{seat} is blocked in and stays put."), seat=e["seat"]),
         "moved": _foreign_moved,
-        "weapon_moved": lambda lang, e: say(lang, N_("Weapon brought in: {weapon}, to {place}."), weapon=e["weapon"],
+        "weapon_moved": lambda lang, e: say(lang, N_("{weapon} is brought into {place}."), weapon=e["weapon"],
                                             place=_foreign_place(lang, e["to"])),
-        "suggested": lambda lang, e: say(lang, N_("Suggestion by {seat}: {suspect}, {weapon}, {room}."),
+        "suggested": lambda lang, e: say(lang, N_("{seat} suggests {suspect}, with {weapon}, in {room}."),
                                          seat=e["seat"], suspect=e["suspect"], weapon=e["weapon"], room=e["room"]),
-        "passed": lambda lang, e: say(lang, N_("No answer from {seat}."), seat=e["seat"]),
-        "refute_requested": lambda lang, e: say(lang, N_("Must show {suggester} a card: {seat}."),
+        "passed": lambda lang, e: say(lang, N_("{seat} cannot answer."), seat=e["seat"]),
+        "refute_requested": lambda lang, e: say(lang, N_("{seat} must show {suggester} a card."),
                                                 seat=e["seat"], suggester=e["suggester"]),
-        "card_shown": lambda lang, e: say(lang, N_("Card shown by {by} to {to}: {card}."), by=e["by"], to=e["to"],
+        "card_shown": lambda lang, e: say(lang, N_("{by} shows {to} a card: {card}."), by=e["by"], to=e["to"],
                                           card=e["card"]) if "card" in e
-        else say(lang, N_("Card shown by {by} to {to}."), by=e["by"], to=e["to"]),
-        "no_refutation": lambda lang, e: say(lang, N_("Nobody can answer the suggestion by {suggester}."),
+        else say(lang, N_("{by} shows {to} a card."), by=e["by"], to=e["to"]),
+        "no_refutation": lambda lang, e: say(lang, N_("Nobody can answer {suggester}'s suggestion."),
                                              suggester=e["suggester"]),
         "accused": _foreign_accused,
-        "eliminated": lambda lang, e: say(lang, N_("Out, but still answers suggestions: {seat}."), seat=e["seat"]),
+        "eliminated": lambda lang, e: say(lang, N_("{seat} is out, but still answers suggestions."), seat=e["seat"]),
         "game_over": _foreign_over,
-        "snooped": lambda lang, e: say(lang, N_("Snoop by {seat} on {target}: {card}."), seat=e["seat"],
+        "snooped": lambda lang, e: say(lang, N_("{seat} snoops on {target} and sees {card}."), seat=e["seat"],
                                        target=e["target"], card=e["card"]) if "card" in e
-        else say(lang, N_("Snoop by {seat} on {target}."), seat=e["seat"], target=e["target"]),
-        "side_card_seen": lambda lang, e: say(lang, N_("Side card {number} seen by {seat}: {card}."),
+        else say(lang, N_("{seat} snoops on {target}."), seat=e["seat"], target=e["target"]),
+        "side_card_seen": lambda lang, e: say(lang, N_("{seat} looks at side card {number}: {card}."),
                                               number=e["index"] + 1, seat=e["seat"], card=e["card"]) if "card" in e
-        else say(lang, N_("Side card {number} seen by {seat}."), number=e["index"] + 1, seat=e["seat"]),
-        "power_used": lambda lang, e: say(lang, N_("Power used by {seat}: {power}."), seat=e["seat"],
+        else say(lang, N_("{seat} looks at side card {number}."), number=e["index"] + 1, seat=e["seat"]),
+        "power_used": lambda lang, e: say(lang, N_("{seat} uses their power: {power}."), seat=e["seat"],
                                           power=e["power"]),
-        "hand_revealed": lambda lang, e: say(lang, N_("Out, cards laid face up by {seat}: {cards}."), seat=e["seat"],
-                                             cards=", ".join(e["cards"])),
+        "hand_revealed": lambda lang, e: say(lang, N_("{seat} is out and lays their cards face up: {cards}."),
+                                             seat=e["seat"], cards=", ".join(e["cards"])),
     }
 
 
@@ -314,44 +330,54 @@ def _foreign_started(lang: str, e: dict[str, Any]) -> str:
 def _foreign_rolled(lang: str, e: dict[str, Any]) -> str:
     dice = " + ".join(map(str, e["dice"]))
     if len(e["dice"]) > 1:
-        return say(lang, N_("Roll by {seat}: {dice} = {total}."), seat=e["seat"], dice=dice, total=e["total"])
-    return say(lang, N_("Roll by {seat}: {dice}."), seat=e["seat"], dice=dice)
+        return say(lang, N_("{seat} rolls {dice}: {total} to move."), seat=e["seat"], dice=dice, total=e["total"])
+    return say(lang, N_("{seat} rolls {dice}."), seat=e["seat"], dice=dice)
 
 
-def _foreign_place(lang: str, name: str) -> str:
-    return say(lang, N_("square {square}"), square=name) if SQUARE_NAME.fullmatch(name) else name
+def _foreign_place(lang: str, place: str) -> str:
+    """A room (a name that takes its article) or a square ("the square h7", worded in the language)."""
+    if not SQUARE_NAME.fullmatch(str(place)):
+        return place
+    shown = say(lang, N_("square {square}"), square=place)
+    form = say(lang, N_("the square {square}"), square=place)
+    return Name(shown, lang, form, gender_of(lang, form))
 
 
 def _foreign_moved(lang: str, e: dict[str, Any]) -> str:
     via, seat, place = e["via"], e["seat"], _foreign_place(lang, e["to"])
     if via == "passage":
-        return say(lang, N_("Secret passage taken by {seat}, to {place}."), seat=seat, place=place)
+        return say(lang, N_("{seat} takes the secret passage to {place}."), seat=seat, place=place)
     if via == "suggestion":
-        return say(lang, N_("Brought in by a suggestion: {seat}, to {place}."), seat=seat, place=place)
+        return say(lang, N_("{seat} is brought into {place} by a suggestion."), seat=seat, place=place)
     if via == "cleared":
-        return say(lang, N_("Moved out of the doorway: {seat}, inside {place}."), seat=seat, place=place)
+        return say(lang, N_("{seat}'s mover is put inside {place}, out of the doorway."), seat=seat, place=place)
+    into_room = not SQUARE_NAME.fullmatch(str(e["to"]))  # a room is entered; a square is moved to
     if via in VIA:
-        return say(lang, N_("Move by {seat} ({via}), to {place}."), seat=seat, via=say(lang, VIA[via]), place=place)
-    return say(lang, N_("Move by {seat}, to {place}."), seat=seat, place=place)
+        if into_room:
+            return say(lang, N_("{seat} goes into {room} ({via})."), seat=seat, via=say(lang, VIA[via]), room=place)
+        return say(lang, N_("{seat} goes to {place} ({via})."), seat=seat, via=say(lang, VIA[via]), place=place)
+    if into_room:
+        return say(lang, N_("{seat} enters {room}."), seat=seat, room=place)
+    return say(lang, N_("{seat} moves to {place}."), seat=seat, place=place)
 
 
 def _foreign_accused(lang: str, e: dict[str, Any]) -> str:
     parts = {"seat": e["seat"], "suspect": e["suspect"], "weapon": e["weapon"], "room": e["room"]}
     if e["correct"]:
-        return say(lang, N_("Accusation by {seat}: {suspect}, {weapon}, {room}: right!"), **parts)
-    return say(lang, N_("Accusation by {seat}: {suspect}, {weapon}, {room}: wrong."), **parts)
+        return say(lang, N_("{seat} accuses {suspect} with {weapon} in {room}: right!"), **parts)
+    return say(lang, N_("{seat} accuses {suspect} with {weapon} in {room}: wrong."), **parts)
 
 
 def _foreign_over(lang: str, e: dict[str, Any]) -> str:
-    s = e["solution"]
-    who = say(lang, N_("Winner: {seat}!"), seat=e["winner"]) if e["winner"] \
+    s = named(lang, e["solution"])
+    who = say(lang, N_("{seat} wins!"), seat=e["winner"]) if e["winner"] \
         else say(lang, N_("Everyone is out: nobody wins."))
-    return who + " " + say(lang, N_("Solution: {suspect}, {weapon}, {room}."), suspect=s["suspect"],
+    return who + " " + say(lang, N_("It was {suspect}, with {weapon}, in {room}."), suspect=s["suspect"],
                            weapon=s["weapon"], room=s["room"])
 
 
 def _foreign_drew(lang: str, e: dict[str, Any], edition: Edition | None) -> str:
     if e.get("card_id"):
-        return say(lang, N_("Drawn by {seat}: {deck}, {card}"), seat=e["seat"], deck=e["deck"],
+        return say(lang, N_("{seat} draws a card from the {deck} pile: {card}"), seat=e["seat"], deck=e["deck"],
                    card=_stop(bonus_title(e["card_id"], edition)))
-    return say(lang, N_("Drawn by {seat}: {deck}."), seat=e["seat"], deck=e["deck"])
+    return say(lang, N_("{seat} draws a card from the {deck} pile."), seat=e["seat"], deck=e["deck"])

@@ -303,7 +303,7 @@ MAX_LABEL = 4
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 LABEL = re.compile(rf"\S.{{0,{MAX_LABEL - 1}}}", re.DOTALL)
 MARK_KINDS = ("snoop", "bonus")
-LOCALE_TAG = re.compile(r"[a-z]{2,3}-[A-Z]{2}")  # en-GB: a language and a country (docs/languages.md)
+LOCALE_TAG = re.compile(r"[a-z]{2,3}-[A-Z]{2}(?:-[a-z0-9]{2,12})?")  # en-GB; a box variant: de-DE-1990s
 MAX_LOCAL_NAME = 60
 Names = dict[str, dict[str, str]]  # locale tag -> card (its identity) -> how that locale writes it
 

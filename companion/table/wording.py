@@ -5,7 +5,11 @@ by everyone at the table, so they use the *table's* locale
 (``Table.house.locale``), not a reader's. A :class:`Wording` is that choice
 made small: ``say(template, **args)`` translates an English message (area
 ``handheld``) and fills it, spelling every argument that is a card identity;
-``name(identity)`` spells one card. Handheld screens make theirs from the view
+``name(identity)`` spells one card. In another language than English each
+spelled argument is a :class:`~companion.language.grammar.Name`, so a
+translation can write ``{piece:the}``, ``{seat:de}`` or
+``{seat:éliminé|éliminée}`` (docs/languages.md, "How sentences take
+names"). Handheld screens make theirs from the view
 they draw (:meth:`Wording.for_view`), so a screen is worded when it is drawn.
 
 A message kept for later is a :class:`Words`: the English template and its
@@ -37,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.language import N_, parse_locale, say
+from companion.language.grammar import name as grammatical
+from companion.rules.cards import CardList
 from companion.rules.errors import ClueError
 from companion.rules.spelling import spelled
 
@@ -77,23 +83,28 @@ class Wording:
     names: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
-    def for_table(cls, locale: str, edition_id: str | None, house_names: Mapping[str, str]) -> Wording:
-        """The table's wording: ``locale``'s language, the edition's cards spelled for it and the house."""
+    def for_table(cls, locale: str, edition_id: str | None, house_names: Mapping[str, str],
+                  variant: str | None = None) -> Wording:
+        """The table's wording: ``locale``'s language, the edition's cards spelled for it (in the box
+        ``variant``'s names, "1990s"; None: the locale's own) and the house."""
         try:
             language = parse_locale(locale).language
         except ClueError:
             language = "en"
-        names = spelled(edition_id, locale, house_names) if edition_id else dict(house_names)
+        names = spelled(edition_id, locale, house_names, variant) if edition_id else dict(house_names)
         return cls(language, {card: name for card, name in names.items() if name != card})
 
     @classmethod
     def for_view(cls, view: Mapping[str, Any]) -> Wording:
-        """The wording of the table a view came from (its ``house``); English without one."""
+        """The wording of the table a view came from (its ``house``: locale, house names, names_variant)."""
         house = view.get("house") or {}
         locale = str(house.get("locale") or "en-US")
         edition = view.get("edition")
+        variant = house.get("names_variant")
+        variant = str(variant) if variant else None
         try:
-            return cls.for_table(locale, str(edition) if edition else None, dict(house.get("house_names") or {}))
+            return cls.for_table(locale, str(edition) if edition else None, dict(house.get("house_names") or {}),
+                                 variant)
         except ClueError:  # an edition this build does not know: its cards keep their identities
             return cls.for_table(locale, None, dict(house.get("house_names") or {}))
 
@@ -126,8 +137,10 @@ class Wording:
             return self.say(value)
         if isinstance(value, tuple) and all(isinstance(part, Words) for part in value):
             return " ".join(self.say(part) for part in value)
+        if isinstance(value, CardList):
+            return value.spelled(self.names)
         if isinstance(value, str):
-            return self.name(value)
+            return self.name(value) if self.language == "en" else grammatical(self.language, self.name(value))
         return value
 
 

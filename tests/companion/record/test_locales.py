@@ -89,10 +89,10 @@ def test_an_unknown_locale_is_one_line_listing_the_known_ones(command: list[str]
 
 
 @pytest.mark.parametrize("tag, sentence", [
-    ("de-DE", "Baronin von Porz verdächtigt: Fräulein Ming, Pistole, Veranda."),
-    ("fr-FR", "Hypothèse — Madame Pervenche : Mademoiselle Rose, Revolver, Véranda."),
-    ("es-ES", "Sospecha de Capitano Azurro: Señorita Amapola, Pistola, Invernadero."),
-    ("de-CH", "Karten für Madame Curry: 5 (Eingangshalle, Bibliothek, Küche, Pistole, Leuchter)."),
+    ("de-DE", "Baronin von Porz verdächtigt Fräulein Ming mit der Pistole auf der Veranda."),
+    ("fr-FR", "Madame Pervenche fait une hypothèse : Mademoiselle Rose, avec le revolver, dans la véranda."),
+    ("es-ES", "El capitano Azurro sospecha de la señorita Amapola, con la pistola, en el invernadero."),
+    ("de-CH", "Madame Curry bekommt 5 Karten: Eingangshalle, Bibliothek, Küche, Pistole, Leuchter."),
 ])
 def test_the_narration_speaks_the_locale(tag: str, sentence: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", str(SAMPLE), "--narrate", "--locale", tag)
@@ -136,7 +136,7 @@ def test_every_event_type_has_a_sentence_in_every_language() -> None:
             assert "Mr. Green" in line or kind in ("weapon_moved",), line
             assert line != english[kind] and not line.startswith("type="), line
     assert narrator("de-DE", spelled("classic", "de-DE"))({"type": "moved", "seat": "Mr. Green", "to": "h24",
-                                                            "via": "card"}) == "Zug von Direktor Grün (Karte), Ziel: Feld h24."
+                                                            "via": "card"}) == "Direktor Grün zieht auf Feld h24 (Karte)."
 
 
 def test_a_refused_line_is_reported_in_the_locale(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -207,7 +207,7 @@ def test_speak_needs_narrate_and_espeak(tmp_path: Path, capsys: pytest.CaptureFi
 def test_narrator_for_the_web_spells_and_translates() -> None:
     edition = load_edition("classic")
     tell = narrator("fr-CH", spelled("classic", "fr-CH"), edition)
-    assert tell({"type": "turn_started", "seat": "Miss Scarlet"}) == "-- Au tour de jouer : Evelyn Rose --"
+    assert tell({"type": "turn_started", "seat": "Miss Scarlet"}) == "-- Au tour d'Evelyn Rose --"
 
 
 def test_the_en_gb_example_is_the_samples_twin(capsys: pytest.CaptureFixture[str]) -> None:
