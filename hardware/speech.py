@@ -23,6 +23,8 @@ sentence still speaking after its time limit is killed.
 [('Miss Scarlet rolls 4.', 'en-GB')]
 >>> voice_for("en-GB"), voice_for("de"), voice_for("fr-CH")
 ('en-gb', 'de', 'fr-ch')
+>>> pronounce("Dr. Black and Mrs. White", "de")
+'Doktor Black and Missis White'
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import collections
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -40,8 +43,8 @@ from pathlib import Path
 
 from companion.rules.errors import ClueError
 
-__all__ = ["ENGINES", "MockSpeaker", "Speaker", "SpeechError", "Voice", "choose_voice", "feed", "voice_for",
-           "write_wav"]
+__all__ = ["ENGINES", "PRONUNCIATIONS", "MockSpeaker", "Speaker", "SpeechError", "Voice", "choose_voice", "feed",
+           "pronounce", "voice_for", "write_wav"]
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,29 @@ PIPER_VOICES = "CLUE_PIPER_VOICES"  # a directory of Piper voice models (*.onnx 
 # espeak-ng's voice per locale tag, then per language (``espeak-ng --voices`` lists them).
 VOICES = {"en-us": "en-us", "en-gb": "en-gb", "fr-ch": "fr-ch", "es-419": "es-419",
           "en": "en-us", "de": "de", "fr": "fr-fr", "es": "es", "nb": "nb", "no": "nb"}
+# Words an espeak-ng voice says wrong, per locale tag or language: (written, what espeak-ng is given instead),
+# plain spelling or espeak-ng's [[phoneme]] input. Each was found in the phonemes ``espeak-ng -q -x -v VOICE TEXT``
+# prints (espeak-ng(1); version 1.51, as in Debian 12; not heard on a Pi): an abbreviation's full stop ends a
+# clause (a pause: "Missus. White"), and de/es spell "Dr."/"Mrs." letter by letter ("De Er", "eme erre ese").
+# The comments give the phonemes before -> after. Only espeak-ng gets these; Piper reads the text as written.
+PRONUNCIATIONS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("Mrs.", "Mrs"), ("Mr.", "Mr"), ("Dr.", "Dr"), ("Rev.", "Reverend"), ("Prof.", "Professor")),
+    "de": (("CLUE", "Kluh"),  # kl'y: (German ü) -> kl'u:
+           ("Mrs.", "Missis"), ("Mr.", "Mister"), ("Dr.", "Doktor"), ("Rev.", "Reverend"), ("Prof.", "Professor"),
+           ("Gatow", "Gato"),  # g'Ato:f -> g'A:to: (-ow as in Berlin-Gatow)
+           ("Bloom", "Bluhm"),  # bl'o:m -> bl'u:m
+           ("Madame", "[[mad'am]]"),  # m'AdA:m@ -> mad'am
+           ("Curry", "Körry"),  # k'URi: -> k'WRi:
+           ("Evelyn", "Evelin")),  # 'e:v@l,y:n -> ,e:v@l'i:n
+    "fr": (("Cluedo", "Cluédo"),  # kly@d'o -> klyed'o
+           ("CLUE", "Clou"),  # kl'y -> kl'u
+           ("Mrs.", "Mrs"), ("Mr.", "Monsieur"), ("Dr.", "Docteur"), ("Rev.", "Révérend"), ("Prof.", "Professeur"),
+           ("Evelyn", "Évelyne"),  # evEl'E~ -> evl'in
+           ("Dunkel", "[[dunk'El]]")),  # dW~k'El -> dunk'El
+    "es": (("CLUE", "Clu"),  # klu'e -> kl'u
+           ("Mrs.", "Misis"), ("Mr.", "Míster"), ("Dr.", "Doctor"), ("Rev.", "Reverendo"), ("Prof.", "Profesor"),
+           ("Senorita", "Señorita"), ("Senora", "Señora")),  # s,eno**'ita -> s,en^o**'ita
+}
 QUEUE = 4  # sentences waiting to be spoken; more and the oldest is dropped (it is stale by then)
 SAY_TIMEOUT = 20.0  # seconds one spoken sentence may take before it is killed
 
@@ -67,6 +93,23 @@ def voice_for(language: str) -> str:
     if voice is None:
         raise SpeechError("no voice for the language {language!r}", language=language)
     return voice
+
+
+def pronounce(text: str, language: str) -> str:
+    """``text`` as espeak-ng is given it in ``language``: the words of :data:`PRONUNCIATIONS` replaced.
+
+    The locale's own list comes first ("de-ch"), then its language's ("de"); only whole words are replaced.
+    """
+    tag = language.strip().replace("_", "-").lower()
+    for key in dict.fromkeys((tag, tag.split("-", 1)[0])):
+        for written, said in PRONUNCIATIONS.get(key, ()):
+            # a function, not a template, so the replacement is taken as it is
+            text = re.sub(rf"(?<![\w.]){re.escape(written)}(?!\w)", _said(said), text)
+    return text
+
+
+def _said(said: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: said
 
 
 @dataclass(frozen=True)
@@ -126,7 +169,7 @@ def write_wav(text: str, language: str, path: str | os.PathLike[str], *, engine:
     """
     voice = choose_voice(language, engine)
     limit = timeout if timeout is not None else 10.0 + len(text) / 100
-    feed(voice.wav_argv(Path(path)), text, limit)
+    feed(voice.wav_argv(Path(path)), text if voice.model is not None else pronounce(text, language), limit)
 
 
 def feed(argv: Sequence[str], text: str, timeout: float) -> None:
@@ -147,7 +190,7 @@ def _play(text: str, language: str, timeout: float) -> None:
     """Say ``text`` on the default audio device: espeak-ng itself, or Piper's WAV through aplay."""
     voice = choose_voice(language)
     if voice.model is None:
-        feed([voice.binary, "-v", voice.name], text, timeout)
+        feed([voice.binary, "-v", voice.name], pronounce(text, language), timeout)
         return
     with tempfile.TemporaryDirectory(prefix="clue-speech-") as folder:
         wav = Path(folder) / "sentence.wav"
