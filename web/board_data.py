@@ -1,4 +1,7 @@
-"""The board as the pages draw it: the SVG from :mod:`companion.rules.drawing` plus where each place is."""
+"""The board as the pages draw it: the SVG from :mod:`companion.rules.drawing` plus where each place is.
+
+The drawing names the rooms as the page's locale writes them (a German table's board says "Küche"), the
+table's house names first (:mod:`companion.table.board_labels`); the places keep their identities."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 from companion.rules.drawing import Layout, board_drawing, place_centre, to_svg
 from companion.rules.edition import Edition, load_edition
 from companion.rules.user_editions import list_editions
+from companion.table.board_labels import board_labels, board_title
 
 
 def editions() -> tuple[str, ...]:
@@ -15,23 +19,24 @@ def editions() -> tuple[str, ...]:
     return tuple(entry.id for entry in list_editions() if entry.problem is None)
 
 
-def board_data(edition_id: str) -> dict[str, Any]:
+def board_data(edition_id: str, locale: str = "en-US", house: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
     """``{"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "spots", "suspects"}`` for any
-    installed edition (``suspects`` in the edition's order: the pages give each mover its letters in that order)."""
-    return _board_data(load_edition(edition_id))
+    installed edition (``suspects`` in the edition's order: the pages give each mover its letters in that order),
+    drawn in ``locale`` with the table's ``house`` names ((identity, name) pairs)."""
+    return _board_data(load_edition(edition_id), locale, house)
 
 
-@lru_cache(maxsize=16)  # keyed by the Edition: load_edition gives a new one when its files change
-def _board_data(edition: Edition) -> dict[str, Any]:
+@lru_cache(maxsize=32)  # keyed by the Edition (load_edition gives a new one when its files change) and the words
+def _board_data(edition: Edition, locale: str, house: tuple[tuple[str, str], ...]) -> dict[str, Any]:
     board = edition.require_board()
     layout = Layout()
-    drawing = board_drawing(edition.name, board, layout)
+    drawing = board_drawing(board_title(edition, locale), board, layout, board_labels(edition, locale, dict(house)))
     places = {square: list(layout.centre(square)) for square in board.squares}
     for name in (*board.rooms, *board.spots):
         places[name] = list(place_centre(board, name, layout))
     return {
         "edition": edition.id,
-        "name": edition.name,
+        "name": board_title(edition, locale),
         "width": drawing.width,
         "height": drawing.height,
         "svg": to_svg(drawing),

@@ -44,7 +44,8 @@ def board() -> Response:
     # "words": each square and room as a person reads it ("in the corridor by the Lounge door"), in the reader's
     # language, the cards written the reader's way.
     house = tuple(sorted(context().house().house_names.items()))
-    return jsonify({**board_data(wanted), "words": _words(load_edition(wanted), page_locale().tag, house)})
+    locale = page_locale().tag
+    return jsonify({**board_data(wanted, locale, house), "words": _words(load_edition(wanted), locale, house)})
 
 
 @lru_cache(maxsize=32)  # a few locales and editions: worked out once, not on every page load (or every flood)

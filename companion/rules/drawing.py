@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import colorsys
 import math
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from io import BytesIO
 from typing import TYPE_CHECKING, Literal, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
@@ -115,6 +115,19 @@ class Drawing:
 
 
 @dataclass(frozen=True)
+class Labels:
+    """How the drawing writes what a player reads: each card's name in the table's locale (identity -> name;
+    a place not named here keeps its identity) and the start room's note. The caller translates them: the
+    rules know no language."""
+
+    names: Mapping[str, str] = field(default_factory=dict)
+    start: str = "(start)"
+
+    def name(self, identity: str) -> str:
+        return self.names.get(identity) or identity
+
+
+@dataclass(frozen=True)
 class Layout:
     """Where grid squares fall in the picture: a cell size and the grid's top-left corner."""
 
@@ -164,30 +177,33 @@ def room_colours(board: Board) -> dict[str, str]:
 
 
 def initials(suspect: str) -> str:
-    """"Miss Scarlet" -> "MS", "Mrs. White" -> "MW"."""
-    return "".join(word[0].upper() for word in suspect.replace(".", " ").split() if word[0].isalpha())
+    """The first letters of a name's first and last words, as the pages letter the movers
+    (web/static/board.js): "Miss Scarlet" -> "MS", "Oberst von Gatow" -> "OG", "Plum" -> "P"."""
+    words = [word for word in suspect.replace(".", " ").split() if word[0].isalpha()]
+    return "".join(word[0].upper() for word in (words[:1] + words[1:][-1:]))
 
 
 # Building the shapes
 
 
-def board_drawing(title: str, board: Board, layout: Layout = Layout()) -> Drawing:
-    """Every shape of a board's picture, bottom layer first."""
+def board_drawing(title: str, board: Board, layout: Layout = Layout(), labels: Labels = Labels()) -> Drawing:
+    """Every shape of a board's picture, bottom layer first; rooms and start squares written by ``labels``
+    (a shape's ``name`` stays the place's identity, which the pages look up)."""
     width, height = layout.size(board)
     shapes: list[Shape] = [Rect(0, 0, width, height, "#ffffff", role="background")]
     shapes += _cells(board, layout)
     shapes += _walls_and_doors(board, layout)
     shapes += _links(board, layout)
-    shapes += _square_labels(board, layout)
-    shapes += _room_labels(board, layout)
+    shapes += _square_labels(board, layout, labels)
+    shapes += _room_labels(board, layout, labels)
     shapes += _margins(title, board, layout, width)
     return Drawing(width, height, title, tuple(shapes))
 
 
-def grid_shapes(board: Board, layout: Layout) -> list[Shape]:
+def grid_shapes(board: Board, layout: Layout, labels: Labels = Labels()) -> list[Shape]:
     """The grid alone (squares, rooms, walls, doors, labels), for drawings built on it (the antenna template)."""
-    return [*_cells(board, layout), *_walls_and_doors(board, layout), *_square_labels(board, layout),
-            *_room_labels(board, layout)]
+    return [*_cells(board, layout), *_walls_and_doors(board, layout), *_square_labels(board, layout, labels),
+            *_room_labels(board, layout, labels)]
 
 
 def _grid(board: Board) -> Iterator[tuple[int, int, str]]:
@@ -259,7 +275,7 @@ def _placed(board: Board, place: str) -> bool:
     return place in board.spots or (place in board.rooms and place in board.cells.values())
 
 
-def _square_labels(board: Board, layout: Layout) -> Iterator[Shape]:
+def _square_labels(board: Board, layout: Layout, labels: Labels) -> Iterator[Shape]:
     """Each hallway square's name near its top; below it, what stands there."""
     small = layout.cell * 0.25
     starts = {square: suspect for suspect, square in board.starts.items()}
@@ -271,7 +287,7 @@ def _square_labels(board: Board, layout: Layout) -> Iterator[Shape]:
         low = y + h * 0.66
         if number in starts:
             yield Rect(x + 2, y + 2, h - 4, h - 4, "none", "#c0392b", 1.5, "start", name)
-            yield Text(cx, low, initials(starts[number]), layout.cell * 0.34, "#c0392b", bold=True,
+            yield Text(cx, low, initials(labels.name(starts[number])), layout.cell * 0.34, "#c0392b", bold=True,
                        role="start-label", name=starts[number])
         if number in board.marks:
             kind = board.marks[number]
@@ -282,19 +298,20 @@ def _square_labels(board: Board, layout: Layout) -> Iterator[Shape]:
             yield Text(cx, low, spots[number], small, PASSAGE, halo="#ffffff", role="spot-label", name=spots[number])
 
 
-def _room_labels(board: Board, layout: Layout) -> Iterator[Shape]:
+def _room_labels(board: Board, layout: Layout, labels: Labels) -> Iterator[Shape]:
     """Each room's name once, shrunk to fit its width; the start room says so underneath."""
     for room in board.rooms:
+        shown = labels.name(room)
         names = [name for name, owner in board.cells.items() if owner == room]
         if not names:
             continue
         columns = {position(name)[1] for name in names}
         span = (max(columns) - min(columns) + 1) * layout.cell
-        size = max(6.0, min(layout.cell * 0.42, span * 0.92 / (0.58 * max(len(room), 1))))
+        size = max(6.0, min(layout.cell * 0.42, span * 0.92 / (0.58 * max(len(shown), 1))))
         x, y = _room_point(board, room, layout)
-        yield Text(x, y, room, round(size, 1), INK, bold=True, halo="#ffffff", role="room-name", name=room)
+        yield Text(x, y, shown, round(size, 1), INK, bold=True, halo="#ffffff", role="room-name", name=room)
         if room == board.start_room:
-            yield Text(x, y + size * 1.3, "(start)", round(size * 0.85, 1), INK, halo="#ffffff",
+            yield Text(x, y + size * 1.3, labels.start, round(size * 0.85, 1), INK, halo="#ffffff",
                        role="start-room", name=room)
 
 
@@ -325,9 +342,9 @@ def _margins(title: str, board: Board, layout: Layout, width: int) -> Iterator[S
 # SVG
 
 
-def board_svg(edition: Edition) -> str:
+def board_svg(edition: Edition, labels: Labels = Labels(), title: str | None = None) -> str:
     """A standalone SVG picture of an edition's board (EditionError if it has none)."""
-    return to_svg(board_drawing(edition.name, edition.require_board()))
+    return to_svg(board_drawing(title or edition.name, edition.require_board(), labels=labels))
 
 
 def to_svg(drawing: Drawing, unit: str = "") -> str:
@@ -374,9 +391,9 @@ def _svg_shape(shape: Shape) -> str:
 # PNG
 
 
-def board_png_bytes(edition: Edition, scale: float = 1.0) -> bytes:
+def board_png_bytes(edition: Edition, scale: float = 1.0, labels: Labels = Labels(), title: str | None = None) -> bytes:
     """The board as PNG bytes, ``scale`` times the SVG's pixel size."""
-    return to_png_bytes(board_drawing(edition.name, edition.require_board()), scale)
+    return to_png_bytes(board_drawing(title or edition.name, edition.require_board(), labels=labels), scale)
 
 
 def board_png(edition: Edition, path: str, scale: float = 1.0) -> None:
@@ -435,10 +452,28 @@ class _Painter:
             from PIL import ImageFont
 
             try:
-                self.fonts[pixels] = ImageFont.load_default(size=pixels)
+                self.fonts[pixels] = _scalable_font(pixels)
             except ImportError:  # Pillow built without FreeType: one fixed-size bitmap font
                 self.fonts[pixels] = ImageFont.load_default()
         return self.fonts[pixels]
+
+
+# Pillow's own default font has no "ü" or "é" (a German board's "Küche" came out as "K?che"). DejaVu Sans has
+# them, and Debian installs it with fontconfig (fontconfig-config depends on fonts-dejavu-core or another
+# free font family: https://packages.debian.org/stable/fontconfig-config); Pillow finds it by name in
+# /usr/share/fonts. Without it, the default font.
+FONT_FILES = ("DejaVuSans.ttf", "LiberationSans-Regular.ttf")
+
+
+def _scalable_font(pixels: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
+    for name in FONT_FILES:
+        try:
+            return ImageFont.truetype(name, pixels)
+        except OSError:
+            continue
+    return ImageFont.load_default(size=pixels)
 
 
 def _colour(value: str | None) -> str | None:
