@@ -452,18 +452,33 @@ const ClueBoard = (() => {
           group.classList.add("cb-pickable");
           group.setAttribute("tabindex", "0");
           group.setAttribute("role", "button");
+          // The square's place in the page's words (GET /api/board's "words", in the page's language).
           const said = (data.words || {})[place];
           group.setAttribute("aria-label", room ? Clue._("Go to {room}", {room: Clue.cardName(shownBy, place)})
-            : said && Clue.i18n.language === "en" ? Clue._("Go to square {square}, {place}", {square: place, place: said})
+            : said ? Clue._("Go to square {square}, {place}", {square: place, place: said})
               : Clue._("Go to square {square}", {square: place}));
+          group.append(focusRing(boxes));
           group.addEventListener("keydown", (event) => {
             if (event.key === "Enter" || event.key === " ") { event.preventDefault(); pick(place); }
           });
+          // Focused from the keyboard: the whole place in the board's window (a room wider than it, centred),
+          // clear of the page's header and dock (their scroll padding, seat.css).
+          group.addEventListener("focus", () => group.scrollIntoView({block: "nearest", inline: room ? "center" : "nearest"}));
         }
         layers.highlight.append(group);
         targets.push({place, boxes, node: group});
       }
       svg.classList.toggle("cb-picking", pickable && targets.length > 0);
+    }
+
+    // A ring round a pickable place, shown while it has the keyboard's focus (board.css): an outline, not
+    // only a change of fill (WCAG 2.4.7), drawn round the place's whole box (a room's too).
+    function focusRing(boxes) {
+      const x0 = Math.min(...boxes.map((b) => b[0])), y0 = Math.min(...boxes.map((b) => b[1]));
+      const x1 = Math.max(...boxes.map((b) => b[0] + b[2])), y1 = Math.max(...boxes.map((b) => b[1] + b[3]));
+      const out = cell * 0.08;
+      return svgEl("rect", {class: "cb-focus-ring", x: x0 - out, y: y0 - out, width: x1 - x0 + 2 * out,
+        height: y1 - y0 + 2 * out, rx: cell * 0.18});
     }
 
     function pick(place) {

@@ -349,6 +349,17 @@
     renderOverlay();
   }
 
+  // A room's label as the page's locale writes it: the document's own names table for the locale, then for
+  // its language's main country (companion/rules/spelling.py's order), else the room's name as it is.
+  function shownName(name) {
+    const tables = state.doc.names || {};
+    const tag = Clue.i18n.locale, language = tag.split("-")[0];
+    for (const wanted of [tag, language + "-" + language.toUpperCase()]) {
+      if (tables[wanted] && tables[wanted][name]) return tables[wanted][name];
+    }
+    return name;
+  }
+
   // Door bars (on the sides a door opens, as the board drawing shows them), passages, joins, names.
   function renderOverlay() {
     const svg = $("grid");
@@ -388,7 +399,7 @@
     replace(links, lines);
     replace(labels, Array.from(places.keys()).map((name) => {
       const [x, y] = centre(name);
-      return svgEl("text", {class: "room-label" + (state.pick === name ? " picked" : ""), x, y}, name);
+      return svgEl("text", {class: "room-label" + (state.pick === name ? " picked" : ""), x, y}, shownName(name));
     }));
     const hl = [];
     if (state.highlight) {

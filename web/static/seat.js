@@ -264,7 +264,7 @@
           p(_("You have none of these."))],
         actions: [actButton(_("I have none of these"), {type: "pass"}, "primary big")]};
     }
-    return {kind: "show", tone: "ask", title: _("Show {seat} a card", {seat: nameOf(s.suggester)}),
+    return {kind: "show", tone: "ask", lead: "body", title: _("Show {seat} a card", {seat: nameOf(s.suggester)}),
       body: [p(...say(_("{suspect} with {weapon} in {room}. Pick one card to show: only {seat} sees it."),
         {...named(s), seat: b(nameOf(s.suggester))})),
         E("div", {class: "cards pick-cards"}, mayShow.map((card) => cardTile(v, card, {onclick: () => act({type: "show", card}), act: true})))]};
@@ -333,7 +333,7 @@
       body.push(E("div", {class: "stack"}, button(_("Suggest here, in {room}", {room: the(here)}), () => { ui.mode = "suggest"; ui.picks = {}; render(ui.view, true); }, "wide")));
     }
     body.push(...extras(v));
-    return {kind: "roll", tone: "turn", title: _("Your turn"),
+    return {kind: "roll", tone: "turn", title: _("Your turn"), lead: physical ? "body" : "actions",
       actions: [button(physical ? _("Send my roll") : _("Roll"), roll, "primary big"), accuseButton()], body};
   }
 
@@ -357,7 +357,7 @@
     body.push(p(_("Tap a highlighted square or room on the board.")));
     if (reachable.length) body.push(E("div", {class: "stack"}, reachable.map((to) => actButton(_("Go to {room}", {room: the(to)}), {type: "move", to}, "wide"))));
     body.push(...extras(v));
-    return {kind: "move", tone: "turn", title: _("Move"), body, actions: [button(_("Find me on the board"), showBoard, "ghost")]};
+    return {kind: "move", tone: "turn", title: _("Move"), lead: "body", body, actions: [button(_("Find me on the board"), showBoard, "ghost")]};
   }
 
   function movedPrompt(v) {
@@ -443,7 +443,7 @@
     const go = actButton(label, {type: "suggest", suspect, weapon}, "primary big",
       () => { ui.mode = null; ui.picks = {}; });
     go.disabled = !ready || ui.busy;
-    return {kind: "suggest", tone: "turn", title: room ? _("Suggest in {room}", {room: the(room)}) : _("Suggest"),
+    return {kind: "suggest", tone: "turn", lead: "body", title: room ? _("Suggest in {room}", {room: the(room)}) : _("Suggest"),
       body: [picker(v, _("Who?"), "suspect", cards(v).suspects || []), picker(v, _("With what?"), "weapon", cards(v).weapons || [])],
       actions: [go, cancelButton()]};
   }
@@ -453,7 +453,7 @@
     const ready = Boolean(suspect && weapon && room);
     const next = button(_("Accuse…"), () => { ui.mode = "confirm"; render(ui.view, true); }, "danger big");
     next.disabled = !ready || ui.busy;
-    return {kind: "accuse", tone: "bad", title: _("Accuse"),
+    return {kind: "accuse", tone: "bad", lead: "body", title: _("Accuse"),
       body: [E("p", {class: "muted"}, _("Only when you are sure: a wrong accusation puts you out.")),
         picker(v, _("Who?"), "suspect", cards(v).suspects || []), picker(v, _("With what?"), "weapon", cards(v).weapons || []),
         picker(v, _("Where?"), "room", rooms(v))],
@@ -483,9 +483,27 @@
     const handle = E("button", {type: "button", class: "dock-handle", "aria-expanded": ui.dockMin ? "false" : "true",
       onclick: () => { ui.dockMin = !ui.dockMin; render(ui.view, true); }},
     E("span", {class: "dock-title"}, prompt.title), E("span", {class: "chev", "aria-hidden": "true"}));
-    Clue.replace($("prompt"), putBackWarning(), handle,
-      ui.dockMin ? null : E("div", {class: "dock-body"}, prompt.body || []),
-      ui.dockMin || !(prompt.actions || []).length ? null : E("div", {class: "dock-actions"}, prompt.actions));
+    const body = ui.dockMin ? null : E("div", {class: "dock-body"}, prompt.body || []);
+    const actions = ui.dockMin || !(prompt.actions || []).length ? null : E("div", {class: "dock-actions"}, prompt.actions);
+    // The moment's main action is the first tab stop after the cards: the action buttons first, unless the
+    // body holds what must be chosen first (a card to show, the pickers, the dice, a room to go to); the
+    // fold handle last. The dock's flex order (seat.css) still shows handle, body, actions from the top.
+    Clue.replace($("prompt"), putBackWarning(), ...(prompt.lead === "body" ? [body, actions] : [actions, body]), handle);
+    keepFocusClear();
+  }
+
+  // What may cover a focused control (WCAG 2.4.11): the sticky header over the page, the fixed dock under
+  // it, and inside the dock its sticky title and action bar. Their heights become scroll padding (seat.css),
+  // so a control that takes the focus is scrolled clear of them.
+  function keepFocusClear() {
+    const root = document.documentElement.style, dock = $("dock");
+    const head = $("head");
+    root.setProperty("--head-h", (getComputedStyle(head).position === "sticky" ? head.offsetHeight : 0) + "px");
+    const wide = getComputedStyle(dock).position !== "fixed" || dock.getBoundingClientRect().bottom < innerHeight - 2;
+    root.setProperty("--dock-h", (wide ? 0 : dock.offsetHeight) + "px");
+    const handle = dock.querySelector(".dock-handle"), actions = dock.querySelector(".dock-actions");
+    dock.style.setProperty("--handle-h", (handle ? handle.offsetHeight : 0) + "px");
+    dock.style.setProperty("--actions-h", (actions ? actions.offsetHeight : 0) + "px");
   }
 
   // ---- header, alerts ------------------------------------------------------------------------
@@ -847,10 +865,12 @@
     }
   });
 
-  // Keep the page's last lines clear of the dock, whatever its height.
+  // Keep the page's last lines, and whatever has the focus, clear of the dock and the header, whatever their heights.
   if (typeof ResizeObserver !== "undefined") {
-    new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", $("dock").offsetHeight + "px")).observe($("dock"));
+    const watch = new ResizeObserver(keepFocusClear);
+    for (const node of [$("dock"), $("head")]) watch.observe(node);
   }
+  window.addEventListener("resize", keepFocusClear);
 
   // The edition's places in words, fetched once (the board drawing shares the fetch).
   function loadWords(v) {
