@@ -1,6 +1,6 @@
 """How the card image's network script says phones reach the Pi: ``/run/clue-companion/reach.json``.
 
-The script writes ``{"mode": "wifi" | "hotspot", "ssid", "password" (hotspot only),
+The script writes ``{"mode": "wifi" | "hotspot" | "wired", "ssid", "password" (hotspot only),
 "addresses": [...]}`` once the Pi is on a network. The table screens read it: on the
 hotspot they show its name, its password and a Wi-Fi QR code, so phones join the Pi's
 network before they open the page. The file is read bounded and checked; a missing
@@ -21,7 +21,7 @@ from typing import Any
 REACH_FILE = Path("/run/clue-companion/reach.json")
 MAX_BYTES = 16 * 1024  # a few addresses and a name: a larger file is not the script's
 MAX_ADDRESSES = 8
-MODES = ("wifi", "hotspot")
+MODES = ("wifi", "hotspot", "wired")  # wired: an Ethernet cable, no Wi-Fi to show
 # The Wi-Fi QR code's text, as ZXing specified it ("Barcode Contents", Wi-Fi network config, which
 # Android's and iOS's cameras read): WIFI:T:WPA;S:<ssid>;P:<password>;; where "\", ";", ",", ":" (and
 # '"', which some readers take as quoting) are escaped with a backslash. segno.helpers leaves "," unescaped.

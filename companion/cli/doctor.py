@@ -30,6 +30,7 @@ from hardware.hardware_config import HardwareConfig, HardwareConfigError, load_h
 
 from .doctor_board import check_board, check_buses
 from .findings import Finding, fail, ok, warn
+from .first_boot import PROBLEMS_FILE as FIRST_BOOT_PROBLEMS
 from .where import (
     CONFIG_VARIABLE,
     PIN_FILE,
@@ -48,6 +49,8 @@ AS_SERVICE = f"sudo -u clue {SERVICE} doctor"
 SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(3): present only when systemd is PID 1
 T = TypeVar("T")
 EXAMPLE_CONFIG_NAME = "hardware/clue-companion.example.toml"  # in the checkout: every key, as wired in the docs
+# Where first-boot leaves the boot file's problems (companion/cli/first_boot.py); tests point the variable elsewhere.
+FIRST_BOOT_VARIABLE = "CLUE_COMPANION_FIRST_BOOT_PROBLEMS"
 
 
 def add_parser(commands: Any) -> None:
@@ -103,7 +106,29 @@ def examine(given_config: str | None, given_db: str | None, serial: str | None, 
         check_web(config.web_port, running, config.web_name),
         check_service(),
         pin,
+        *check_first_boot(Path(environ.get(FIRST_BOOT_VARIABLE) or FIRST_BOOT_PROBLEMS)),
     ]
+
+
+def check_first_boot(path: Path) -> list[Finding]:
+    """The problems ``first-boot`` found in the card's boot file at this boot (the card image only; none: [])."""
+    try:
+        with path.open("rb") as handle:
+            found = json.loads(handle.read(64 * 1024))
+        listed = found["problems"]
+        messages = [str(problem["message"]) for problem in listed]
+        boot_file = str(found.get("boot_file") or "clue-companion.toml")
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        return [warn("boot file", f"cannot read {path}: {getattr(err, 'strerror', None) or err}",
+                     "restart the Pi: first-boot writes it again at every boot")]
+    if not messages:
+        return []
+    return [warn("boot file", f"{len(messages)} problem{'s' if len(messages) != 1 else ''} in {boot_file}: "
+                              "the last good settings are used",
+                 "edit clue-companion.toml on the card's boot partition (docs/first-boot.md), then restart the Pi",
+                 *messages)]
 
 
 def _config(config_at: Chosen | None) -> tuple[HardwareConfig, Finding]:

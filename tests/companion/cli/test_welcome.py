@@ -141,3 +141,9 @@ def test_the_wifi_code_escapes_what_the_format_reserves(ssid: str, password: str
 def test_the_reach_file_never_gives_a_password_on_the_home_wifi(tmp_path: Path) -> None:
     found = read_reach(write_reach(tmp_path, {"mode": "wifi", "ssid": "Home", "password": "our secret"}))
     assert found is not None and found.password is None and found.wifi_qr() is None
+
+
+def test_on_a_cable_the_tv_shows_the_scripts_address_and_no_wifi(tmp_path: Path) -> None:
+    reach = write_reach(tmp_path, {"mode": "wired", "ssid": "", "addresses": ["192.168.1.40"]})
+    text = screen(where(Settings(), reach, lambda: ["10.9.9.9"]), "en-US")
+    assert "http://192.168.1.40:8000/" in text and "10.9.9.9" not in text and "Password" not in text
