@@ -42,6 +42,7 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("host: Gastgeber", r"Spielleit|\bHost\b|Host-|-Host\b"),
         Rule("companion: Begleiter", r"\bCompanion\b"),
         Rule("room: Raum", r"\bZimmer[ns]?\b"),
+        Rule("game: Spiel", r"\bPartie"),
     ),
     "fr": (
         Rule("suggestion: hypothèse", r"(?i)\bsuggestion|\bsugg[éè]r|\bsuppos"),
@@ -58,6 +59,7 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("snoop: espiar", r"(?i)\bfisgon"),
         Rule("host: anfitrión", r"(?i)\borganizador|\bhost\b"),
         Rule("companion: compañero", r"(?i)\bcompanion\b"),
+        Rule("seat: puesto", r"(?i)\basientos?\b"),
     ),
 }
 
@@ -86,8 +88,8 @@ def _vous(text: str) -> list[str]:
 
 def _sie(text: str) -> list[str]:
     """Formal Sie (capitalised where no sentence starts) and plural ihr/euch in a German translation."""
-    found = [match.group(1) for match in re.finditer(r"(?<![.!?:;\n—–-]\s)(?<!^)(?<!\()\b(Sie|Ihnen|Ihre[mnrs]?|Ihr)\b",
-                                                      text)]
+    formal = r"(?<![.!?:;\n—–-]\s)(?<!^)(?<!\()\b(Sie|Ihnen|Ihre[mnrs]?|Ihr)\b"
+    found = [match.group(1) for match in re.finditer(formal, text)]
     found += re.findall(r"\b(?:euch|eure[mnrs]?)\b", text)
     return found
 
@@ -95,12 +97,13 @@ def _sie(text: str) -> list[str]:
 ADDRESS = {"de": _sie, "fr": _vous, "es": _vosotros}
 
 # What a message that names a concept in English must say: (English pattern, the glossary's word as a pattern).
+SUGGESTS = r"(?i)(?<!answers )(?<!answer )suggest"  # "answers suggestions" may be said as "shows cards"
 REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
-    "de": ((r"(?i)suggest", r"Verdacht|[Vv]erdächtig"), (r"(?i)\baccus", r"(?i)anklag|angeklagt|\bklag"),
+    "de": ((SUGGESTS, r"Verdacht|[Vv]erdächtig"), (r"(?i)\baccus", r"(?i)anklag|angeklagt|\bklag"),
            (r"(?i)\bsnoop", r"(?i)spion"), (r"(?i)secret passage", r"Geheimg")),
-    "fr": ((r"(?i)suggest", r"(?i)hypoth"), (r"(?i)\baccus", r"(?i)accus"),
+    "fr": ((SUGGESTS, r"(?i)hypoth"), (r"(?i)\baccus", r"(?i)accus"),
            (r"(?i)\bsnoop", r"(?i)espion"), (r"(?i)secret passage", r"(?i)passage")),
-    "es": ((r"(?i)suggest", r"(?i)sospech"), (r"(?i)\baccus", r"(?i)acus"),
+    "es": ((SUGGESTS, r"(?i)sospech"), (r"(?i)\baccus", r"(?i)acus"),
            (r"(?i)\bsnoop", r"(?i)esp[ií]"), (r"(?i)secret passage", r"(?i)pasadizo")),
 }
 
@@ -120,7 +123,7 @@ def entries(path: Path, language: str) -> list[tuple[str, str]]:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        found.append((" | ".join(ids), " | ".join(str(s) for s in strings)))
+        found.append((" | ".join(str(i) for i in ids), " | ".join(str(s) for s in strings)))
     return found
 
 
