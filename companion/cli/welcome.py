@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import signal
 import sys
@@ -33,6 +34,7 @@ from companion.rules.errors import ClueError
 from web.reach import mdns_name, phone_addresses
 from web.reach_file import REACH_FILE, Reach, read_reach
 
+from .first_boot import PROBLEMS_FILE
 from .table_settings import TableSettings
 from .where import CONFIG_VARIABLE, SYSTEM_CONFIG, find_config
 
@@ -41,6 +43,7 @@ CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # cursor home, clear the screen and its scroll-b
 HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 BOLD, PLAIN = "\x1b[1m", "\x1b[0m"
 GAP = "    "  # between the two QR codes
+MAX_PROBLEMS = 6  # lines of the boot file's problems on the screen: the rest are in `doctor`
 
 
 def add_parser(commands: Any) -> None:
@@ -53,6 +56,9 @@ def add_parser(commands: Any) -> None:
     welcome.add_argument("--config", help=f"the companion's config, as for run: default ${CONFIG_VARIABLE}, then "
                                           f"{SYSTEM_CONFIG} if it exists (the web port, the .local name, "
                                           "[table] locale)")
+    welcome.add_argument("--problems", default=str(PROBLEMS_FILE), metavar="FILE",
+                         help=f"what first-boot found wrong in the boot file, shown on the screen (default "
+                              f"{PROBLEMS_FILE})")
     welcome.add_argument("--once", action="store_true", help="draw the screen once and exit")
     welcome.set_defaults(command=_welcome)
 
@@ -65,6 +71,7 @@ class Where:
     name: str
     addresses: tuple[str, ...]
     reach: Reach | None
+    problems: tuple[str, ...] = ()  # the boot file's, as first-boot wrote them (English)
 
 
 @dataclass(frozen=True)
@@ -76,10 +83,10 @@ class Settings:
 
 def _welcome(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
-    reach_path = Path(args.reach)
+    reach_path, problems_path = Path(args.reach), Path(args.problems)
 
     def look() -> Where:
-        return where(settings, reach_path, phone_addresses)
+        return where(settings, reach_path, phone_addresses, problems_path)
 
     if args.once:
         sys.stdout.write(screen(look(), settings.locale, tty=args.tty))
@@ -119,14 +126,27 @@ def load_settings(given: str | None) -> Settings:
     return Settings(config.web_port, name, locale)
 
 
-def where(settings: Settings, reach_path: Path, addresses: Callable[[], list[str]]) -> Where:
+def where(settings: Settings, reach_path: Path, addresses: Callable[[], list[str]],
+          problems_path: Path | None = None) -> Where:
     """The screen's facts now: the reach file's addresses first (the script knows its network), else the Pi's."""
     reach = read_reach(reach_path)
     try:
         found = list(reach.addresses) if reach and reach.addresses else addresses()
     except OSError:
         found = []
-    return Where(settings.port, mdns_name(settings.name), tuple(found[:3]), reach)
+    return Where(settings.port, mdns_name(settings.name), tuple(found[:3]), reach, boot_problems(problems_path))
+
+
+def boot_problems(path: Path | None) -> tuple[str, ...]:
+    """The messages of first-boot's problems file (at most 6, each cut to a line); () when none or unreadable."""
+    if path is None:
+        return ()
+    try:
+        with path.open("rb") as handle:
+            listed = json.loads(handle.read(64 * 1024))["problems"]
+        return tuple(str(problem["message"])[:160] for problem in listed[:MAX_PROBLEMS])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ()
 
 
 def follow(look: Callable[[], Where], draw: Callable[[Where], None], stop: threading.Event,
@@ -166,6 +186,9 @@ def screen(shown: Where, locale: str, *, tty: bool = False) -> str:
     lines += ["", _("The host sets up the game at {address}").format(address=f"{urls[0]}host"), ""]
     if not shown.addresses:
         lines += [_("No network yet: waiting for the Wi-Fi or the hotspot…"), ""]
+    if shown.problems:
+        lines += [f"{bold}{_('The settings file on the card has a problem (the last good settings are used):')}"
+                  f"{plain}", *(f"   - {problem}" for problem in shown.problems), ""]
     codes = [_qr(urls[0])]
     wifi = reach.wifi_qr() if reach is not None else None
     if wifi is not None:

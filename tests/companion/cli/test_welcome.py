@@ -111,7 +111,7 @@ def test_welcome_once_reads_the_port_and_name_from_the_config(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "clue-companion.toml"
     config.write_text('[web]\nport = 8123\nname = "parlour"\n')
-    code = main(["welcome", "--once", "--config", str(config), "--reach", str(write_reach(tmp_path, HOTSPOT))])
+    code = main(["welcome", "--once", "--problems", str(tmp_path / "no-problems.json"), "--config", str(config), "--reach", str(write_reach(tmp_path, HOTSPOT))])
     out = capsys.readouterr().out
     assert code == 0
     assert "http://10.42.0.1:8123/" in out and "http://parlour.local:8123/" in out
@@ -121,12 +121,12 @@ def test_welcome_once_reads_the_port_and_name_from_the_config(tmp_path: Path,
 def test_welcome_speaks_the_language_first_boot_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "clue-companion.toml"
     config.write_text('[table]\nlocale = "fr-FR"\n')
-    assert main(["welcome", "--once", "--config", str(config), "--reach", str(tmp_path / "none.json")]) == 0
+    assert main(["welcome", "--once", "--problems", str(tmp_path / "no-problems.json"), "--config", str(config), "--reach", str(tmp_path / "none.json")]) == 0
     assert capsys.readouterr().out.startswith("Compagnon Cluedo\n")
 
 
 def test_welcome_tty_clears_the_screen_and_hides_the_cursor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    main(["welcome", "--once", "--tty", "--config", str(tmp_path / "none.toml"), "--reach", str(tmp_path / "no.json")])
+    main(["welcome", "--once", "--problems", str(tmp_path / "no-problems.json"), "--tty", "--config", str(tmp_path / "none.toml"), "--reach", str(tmp_path / "no.json")])
     assert capsys.readouterr().out.startswith("\x1b[H\x1b[2J\x1b[3J\x1b[?25l")
 
 
@@ -147,3 +147,14 @@ def test_on_a_cable_the_tv_shows_the_scripts_address_and_no_wifi(tmp_path: Path)
     reach = write_reach(tmp_path, {"mode": "wired", "ssid": "", "addresses": ["192.168.1.40"]})
     text = screen(where(Settings(), reach, lambda: ["10.9.9.9"]), "en-US")
     assert "http://192.168.1.40:8000/" in text and "10.9.9.9" not in text and "Password" not in text
+
+
+def test_the_tv_says_what_was_wrong_with_the_cards_settings_file(tmp_path: Path) -> None:
+    problems = tmp_path / "first-boot-problems.json"
+    problems.write_text(json.dumps({"boot_file": "/boot/firmware/clue-companion.toml", "problems": [
+        {"key": "companion.pin", "message": "companion.pin: The host PIN must be 6 to 12 digits."}]}))
+    text = screen(where(Settings(), write_reach(tmp_path, HOTSPOT), lambda: [], problems), "en-US")
+    assert "The settings file on the card has a problem" in text
+    assert "   - companion.pin: The host PIN must be 6 to 12 digits." in text
+    assert "problem" not in screen(where(Settings(), write_reach(tmp_path, HOTSPOT), lambda: [], tmp_path / "none"),
+                                   "en-US")
