@@ -47,7 +47,7 @@ else
 fi
 
 echo "systemd-analyze verify ($(systemd-analyze --version | head -1)):"
-for unit in "$REPO"/tools/pi/*.service; do
+for unit in "$REPO"/tools/pi/*.service "$REPO"/tools/pi/image/*.service "$REPO"/tools/pi/image/test/*.service; do
     if verify_unit "$unit"; then
         echo "  ok ${unit#"$REPO"/}"
     else
