@@ -19,6 +19,7 @@ import argparse
 import io
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -34,6 +35,7 @@ from companion.rules.errors import ClueError
 from web.reach import mdns_name, phone_addresses
 from web.reach_file import REACH_FILE, Reach, read_reach
 
+from .big_digits import largest
 from .first_boot import PROBLEMS_FILE
 from .table_settings import TableSettings
 from .where import CONFIG_VARIABLE, SYSTEM_CONFIG, find_config
@@ -43,6 +45,7 @@ CLEAR = "\x1b[H\x1b[2J\x1b[3J"  # cursor home, clear the screen and its scroll-b
 HIDE_CURSOR, SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 BOLD, PLAIN = "\x1b[1m", "\x1b[0m"
 GAP = "    "  # between the two QR codes
+INDENT = "   "
 MAX_PROBLEMS = 6  # lines of the boot file's problems on the screen: the rest are in `doctor`
 
 
@@ -89,7 +92,7 @@ def _welcome(args: argparse.Namespace) -> int:
         return where(settings, reach_path, phone_addresses, problems_path)
 
     if args.once:
-        sys.stdout.write(screen(look(), settings.locale, tty=args.tty))
+        sys.stdout.write(screen(look(), settings.locale, tty=args.tty, size=_terminal_size()))
         sys.stdout.flush()
         return 0
     stop = threading.Event()
@@ -163,12 +166,14 @@ def follow(look: Callable[[], Where], draw: Callable[[Where], None], stop: threa
 
 
 def _draw(shown: Where, locale: str, tty: bool) -> None:
-    sys.stdout.write(screen(shown, locale, tty=tty))
+    sys.stdout.write(screen(shown, locale, tty=tty, size=_terminal_size()))
     sys.stdout.flush()
 
 
-def screen(shown: Where, locale: str, *, tty: bool = False) -> str:
-    """The whole screen as text (with ``tty``: cleared first, the cursor hidden, the addresses in bold)."""
+def screen(shown: Where, locale: str, *, tty: bool = False, size: tuple[int, int] = (80, 60)) -> str:
+    """The whole screen as text for a terminal of ``size`` (columns, lines); with ``tty``: cleared first, the
+    cursor hidden, the addresses in bold. The large address is left out where it does not fit."""
+    width, height = size
     _ = translations(parse_locale(locale).language).gettext
     bold, plain = (BOLD, PLAIN) if tty else ("", "")
     urls = [f"http://{address}:{shown.port}/" for address in shown.addresses] + [f"http://{shown.name}:{shown.port}/"]
@@ -183,6 +188,7 @@ def screen(shown: Where, locale: str, *, tty: bool = False) -> str:
     else:
         lines.append(_("Open the table's page on a phone or tablet (scan the code):"))
     lines += [f"   {bold}{url}{plain}" for url in urls]
+    big_at = len(lines)
     lines += ["", _("The host sets up the game at {address}").format(address=f"{urls[0]}host"), ""]
     if not shown.addresses:
         lines += [_("No network yet: waiting for the Wi-Fi or the hotspot…"), ""]
@@ -194,6 +200,10 @@ def screen(shown: Where, locale: str, *, tty: bool = False) -> str:
     if wifi is not None:
         codes.append(_qr(wifi))
     lines += side_by_side(codes)
+    if shown.addresses:  # the first address again, large enough to read across the table, if the screen has room
+        big = largest(f"{shown.addresses[0]}:{shown.port}", width - len(INDENT))
+        if big and len(lines) + len(big) + 1 < height:
+            lines[big_at:big_at] = ["", *(INDENT + row for row in big)]
     text = "\n".join(lines) + "\n"
     return f"{CLEAR}{HIDE_CURSOR}{text}" if tty else text
 
@@ -209,3 +219,9 @@ def side_by_side(codes: Sequence[list[str]]) -> list[str]:
     height = max(len(code) for code in codes)
     padded = [code + [code[0]] * (height - len(code)) for code in codes]
     return [GAP.join(row) for row in zip(*padded)]
+
+
+def _terminal_size() -> tuple[int, int]:
+    """The console's columns and lines (tty1's own; 80x24 when standard output is not a terminal)."""
+    columns, lines = shutil.get_terminal_size()
+    return columns, lines

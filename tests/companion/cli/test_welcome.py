@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import segno
 
+from companion.cli.big_digits import big_text
 from companion.cli.main import main
 from companion.cli.welcome import Settings, Where, follow, screen, where
 from web.reach_file import Reach, read_reach, wifi_qr_text
@@ -29,7 +30,7 @@ def modules(lines: list[str]) -> list[list[bool]]:
 def qr_codes(text: str) -> list[list[list[bool]]]:
     """Each QR code on the screen (side by side, four spaces apart; their first rows are all quiet zone)."""
     blocks = set(" \u2580\u2584\u2588")
-    drawn = [line for line in text.splitlines() if line and set(line) <= blocks and "\u2588" in line]
+    drawn = [line for line in text.splitlines() if line.startswith(("\u2588", "\u2580")) and set(line) <= blocks]
     widths = [len(part) for part in drawn[0].split("    ")]
     codes = []
     start = 0
@@ -57,6 +58,7 @@ def test_on_the_hotspot_the_tv_shows_its_name_password_and_a_wifi_code(tmp_path:
     text = screen(shown, "en-US")
     assert "Name: CLUE-3F2A" in text and "Password: k7mpq9xz2wvb" in text
     assert "http://10.42.0.1:8000/" in text and "http://clue.local:8000/" in text  # the script's address first
+    assert "\n".join(big_text("10.42.0.1:8000", 1) or ["missing"]) in "\n".join(line[3:] for line in text.splitlines())
     page, wifi = qr_codes(text)
     assert encodes(page, "http://10.42.0.1:8000/")
     assert encodes(wifi, "WIFI:T:WPA;S:CLUE-3F2A;P:k7mpq9xz2wvb;;")
@@ -158,3 +160,10 @@ def test_the_tv_says_what_was_wrong_with_the_cards_settings_file(tmp_path: Path)
     assert "   - companion.pin: The host PIN must be 6 to 12 digits." in text
     assert "problem" not in screen(where(Settings(), write_reach(tmp_path, HOTSPOT), lambda: [], tmp_path / "none"),
                                    "en-US")
+
+
+def test_the_large_address_is_left_out_where_the_screen_is_too_short(tmp_path: Path) -> None:
+    shown = where(Settings(), write_reach(tmp_path, HOTSPOT), lambda: [])
+    tall, short = screen(shown, "en-US", size=(120, 60)), screen(shown, "en-US", size=(120, 33))
+    assert len(short.splitlines()) <= 33 < len(tall.splitlines()) <= 60
+    assert "Password: k7mpq9xz2wvb" in short and len(qr_codes(short)) == 2
