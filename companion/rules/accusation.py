@@ -12,8 +12,10 @@ Result = tuple[GameState, tuple[Event, ...]]
 
 
 def accuse(state: GameState, action: Accuse, seat: str) -> Result:
+    # Of several refusals, the one the player cannot put right this turn comes first: accusing from the
+    # wrong place (she has moved) before a suggestion still owed, before a misspelt card.
+    check_place(state, seat)
     check_suggested(state, seat, "accusing")
-    _check_where(state, seat)
     deck = state.edition.deck
     guess = (deck.resolve(action.suspect, "suspect"), deck.resolve(action.weapon, "weapon"),
              deck.resolve(action.room, "room"))
@@ -47,7 +49,7 @@ def _game_over(state: GameState, winner: str | None, events: list[Event]) -> Res
     return state.evolve(winner=winner, turn=state.turn.evolve(phase=Phase.OVER)), tuple(events)
 
 
-def _check_where(state: GameState, seat: str) -> None:
+def check_place(state: GameState, seat: str) -> None:
     """Editions that name one place for accusations (the centre space) enforce it."""
     place = state.edition.accuse
     if place == "anywhere":

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import turn
-from .accusation import accuse
+from .accusation import accuse, check_place
 from .actions import Accuse, Action, Draw, EndTurn, Move, Pass, PlayCard, Roll, Show, Snoop, Suggest, UsePower
 from .bonus_cards import draw, play_card
 from .errors import BadInput, Eliminated, GameOver, NotYourTurn, WrongPhase
@@ -74,6 +74,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     before: tuple[Event, ...] = ()
     if not isinstance(action, (Show, Pass)):
         state, before = _take_turn(state, seat, isinstance(action, EndTurn))
+        if isinstance(action, Accuse):  # not from here this turn, answer or not: said before "waiting for..."
+            check_place(state, seat)
+        _check_not_waiting(state)
     state, events = handler(state, action, seat)
     events = before + events
     return state.evolve(log=state.log + events, actions=state.actions + 1), events
@@ -105,6 +108,11 @@ def _take_turn(state: GameState, seat: str, ending: bool) -> tuple[GameState, tu
         return turn.pass_turn(state)
     if seat != now.seat:
         raise NotYourTurn("it is {current}'s turn, not {seat}'s", current=now.seat, seat=seat)
+    return state, ()
+
+
+def _check_not_waiting(state: GameState) -> None:
+    """The player on turn waits while a suggestion is being answered."""
+    now = state.turn
     if now.phase is Phase.REFUTING and now.refutation is not None:
         raise WrongPhase("waiting for {asked} to answer the suggestion", asked=now.refutation.asked)
-    return state, ()

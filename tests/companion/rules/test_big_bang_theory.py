@@ -200,9 +200,9 @@ def test_a_bazinga_into_a_room_owes_a_question(how: str) -> None:
     assert rejected(state, EndTurn(PENNY)) == "must_suggest"
 
 
-def test_no_accusation_before_the_question_either() -> None:
-    state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))
-    assert rejected(state, Accuse(PENNY, HOWARD, "Wiped Hard Drive", "Kitchen")) == "must_suggest"
+def test_an_accusation_from_a_room_is_refused_for_the_place_not_the_question() -> None:
+    state, _ = play(bbt(Penny="Kitchen"), Move(PENNY, "Roof"))  # asking first would not let her accuse here
+    assert rejected(state, Accuse(PENNY, HOWARD, "Wiped Hard Drive", "Kitchen")) == "accusation_location"
 
 
 def test_entering_the_centre_asks_nothing() -> None:

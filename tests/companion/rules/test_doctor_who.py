@@ -554,7 +554,7 @@ def test_only_an_edition_with_bonus_cards_can_leave_them_out() -> None:
 def test_entering_a_location_owes_a_rumour_there() -> None:
     state, _ = play(dw(), UsePower(CLARA, room="Skaro"))
     assert rejected(state, EndTurn(CLARA)) == "must_suggest"
-    assert rejected(state, Accuse(CLARA, JENNY, "Strax's Gun", "Platform One")) == "must_suggest"
+    assert rejected(state, Accuse(CLARA, JENNY, "Strax's Gun", "Platform One")) == "accusation_location"
 
 
 def clara_asks_unanswerable_rumours(state: GameState, times: int) -> tuple[GameState, list[Events]]:

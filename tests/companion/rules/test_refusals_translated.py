@@ -12,6 +12,7 @@ import ast
 import importlib
 import pkgutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -113,7 +114,9 @@ def _owed_suggestion() -> ClueError:
 
 
 def _owed_before_accusing() -> ClueError:
+    # An edition that owes the question but lets one accuse anywhere (in Big Bang Theory the place is refused first).
     state, _ = play(table(BBT, PENNY, {PENNY: "Kitchen"}), Move(PENNY, "Roof"))
+    state = state.evolve(edition=replace(state.edition, accuse="anywhere"))
     return _refusal(state, Accuse(PENNY, HOWARD, "Wiped Hard Drive", "Kitchen"))
 
 
