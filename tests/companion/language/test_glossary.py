@@ -108,6 +108,11 @@ REQUIRED: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
+# French "de" before a person's name would need "d'" before a vowel (Amy, Howard): say it another way, or use
+# the name's own form ("{seat:de}", companion/language/grammar.py).
+FRENCH_DE = r"\bde \{(?:seat|name|suspect|asked|current|other|who|owner|first|chosen|claimed|target|piece)[}!]"
+
+
 def _plain(text: str) -> str:
     """``text`` without its placeholders, commands, paths and options: what is left is the language's own words."""
     return re.sub(r"\{[^{}]*\}|clue-companion(?: [a-z][a-z-]*)?|(?<![\w.])/[\w/.-]+|--[\w-]+", " ", text)
@@ -136,6 +141,8 @@ def findings(language: str, messages: list[tuple[str, str]]) -> list[str]:
             match = re.search(rule.pattern, plain)
             if match:
                 found.append(f"[{rule.concept}] {match.group(0)!r} in {text!r}")
+        if language == "fr" and re.search(FRENCH_DE, text):
+            found.append(f"[de before a name] in {text!r}")
         english = set(re.findall(r"\w+", message_id.lower()))  # a keyword or field kept as in English ("seed")
         address = [word for word in ADDRESS[language](plain) if word.lower() not in english]
         if address:
@@ -165,6 +172,7 @@ def test_the_catalogue_keeps_to_the_glossary(area: str, language: str) -> None:
     ("fr", "Suggest {suspect}", "Supposer {suspect}"),
     ("fr", "Roll the dice", "Lancez les dés"),
     ("fr", "Your cards", "Vos cartes"),
+    ("fr", "{seat}'s turn", "Au tour de {seat}"),
     ("es", "Correct the board", "Corregid el tablero"),
     ("es", "Your cards", "Vuestras cartas"),
     ("es", "Suggestion", "Sugerencia"),
