@@ -50,6 +50,7 @@ def _make_home() -> tuple[Path, Path]:
         os.environ.pop(name, None)
     # /etc/clue-companion.toml on a Pi: a path the app resolves outside the home, kept out all the same.
     os.environ["CLUE_COMPANION_SYSTEM_CONFIG"] = str(home / "etc" / "clue-companion.toml")
+    os.environ["CLUE_COMPANION_FIRST_BOOT_PROBLEMS"] = str(home / "run" / "first-boot-problems.json")
     os.environ[TEST_HOME_VARIABLE] = str(home)
     return real, home
 

@@ -184,10 +184,10 @@ class _Reader:
         return value
 
     def config(self, data: Mapping[str, Any]) -> HardwareConfig:
-        unknown = sorted(set(data) - {"board", "store", "web", "zones", "handhelds", "camera"})
+        unknown = sorted(set(data) - {"board", "store", "web", "zones", "handhelds", "camera", "table"})
         if unknown:
             raise HardwareConfigError(
-                f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds, camera")
+                f"{self.name}: unknown table {unknown[0]}; expected board, store, web, zones, handhelds, camera, table")
         board = self.table(data, "board", {"port"})
         store = self.table(data, "store", {"path"})
         web = self.table(data, "web", {"port", "pin", "name"})
