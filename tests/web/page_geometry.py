@@ -94,16 +94,17 @@ def hidden_focus(page: Any, presses: int) -> tuple[list[str], int]:
 
 
 def scroll_width(page: Any) -> tuple[int, int]:
-    """The page's scrolling width and the window's width (equal when nothing scrolls sideways)."""
-    found = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    return int(found[0]), int(found[1])
+    """The page's scrolling width and the window's width as the browser was given it (a phone's browser widens
+    its layout to content that overflows, so ``innerWidth`` is no measure)."""
+    found = page.evaluate("document.scrollingElement.scrollWidth")
+    return int(found), int(page.viewport_size["width"])
 
 
 def wider_than_window(page: Any) -> list[str]:
     """Visible elements reaching past the window's right edge (what makes a page scroll sideways)."""
-    found: list[str] = page.evaluate("""() => Array.from(document.querySelectorAll('body *'))
-      .filter((n) => n.getClientRects().length && n.getBoundingClientRect().right > innerWidth + 1)
+    found: list[str] = page.evaluate("""(width) => Array.from(document.querySelectorAll('body *'))
+      .filter((n) => n.getClientRects().length && n.getBoundingClientRect().right > width + 1)
       .filter((n) => !n.closest('.sr-only') && getComputedStyle(n).position !== 'fixed')
       .slice(0, 8).map((n) => (n.id ? '#' + n.id : n.tagName.toLowerCase() + '.' + n.className) + ' ' +
-        Math.round(n.getBoundingClientRect().right))""")
+        Math.round(n.getBoundingClientRect().right))""", page.viewport_size["width"])
     return found
