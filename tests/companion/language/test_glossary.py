@@ -43,6 +43,7 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("companion: Begleiter", r"\bCompanion\b"),
         Rule("room: Raum", r"\bZimmer[ns]?\b"),
         Rule("game: Spiel", r"\bPartie"),
+        Rule("reader: Leser", r"\bPad\b|-Pad\b|Lesefeld"),
     ),
     "fr": (
         Rule("suggestion: hypothèse", r"(?i)\bsuggestion|\bsugg[éè]r|\bsuppos"),
@@ -52,6 +53,7 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("companion: compagnon", r"(?i)\bcompanion\b"),
         Rule("room: pièce", r"(?i)\bsalles?\b(?! (?:de bal|à manger|de billard))"),
         Rule("notebook: bloc-notes", r"(?i)\bcarnet"),
+        Rule("reader: lecteur", r"(?i)\btapis\b"),
     ),
     "es": (
         Rule("suggestion: sospecha", r"(?i)\bsugerenci|\bsuger[iíí]|\bsugier"),
