@@ -2,8 +2,9 @@
 
 For each language: no other word for a glossary concept (a list of banned
 synonyms per concept), one form of address (German *du*, French *tu*, Spanish
-*tú*), and a message that names a concept in English names it with the
-glossary's word (unless the translation keeps the English word itself: a
+*tú*), no adjective agreeing with a player whose gender the sentence cannot
+know (fr "Tu es sûr ?", es "¿Estás seguro?"), and a message that names a
+concept in English names it with the glossary's word (unless the translation keeps the English word itself: a
 record's keyword such as ``snoop:``). Placeholders, the command and its
 options, and paths are taken out of a translation before it is read, so a
 name never counts as a word.
@@ -54,6 +55,8 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("room: pièce", r"(?i)\bsalles?\b(?! (?:de bal|à manger|de billard))"),
         Rule("notebook: bloc-notes", r"(?i)\bcarnet"),
         Rule("reader: lecteur", r"(?i)\btapis\b"),
+        Rule("no adjective agreeing with the player", r"(?i)\b(?:tu es|es-tu)\s+(?:sûr|certain|éliminé|entré|sorti|"
+                                                       r"prêt|assis|connecté|seul|arrivé)\b"),
     ),
     "es": (
         Rule("suggestion: sospecha", r"(?i)\bsugerenci|\bsuger[iíí]|\bsugier"),
@@ -62,6 +65,8 @@ BANNED: dict[str, tuple[Rule, ...]] = {
         Rule("host: anfitrión", r"(?i)\borganizador|\bhost\b"),
         Rule("companion: compañero", r"(?i)\bcompanion\b"),
         Rule("seat: puesto", r"(?i)\basientos?\b"),
+        Rule("no adjective agreeing with the player", r"(?i)\b(?:estás|eres)\s+(?:seguro|eliminado|listo|sentado|"
+                                                       r"unido|solo)\b"),
     ),
 }
 
@@ -175,6 +180,8 @@ def test_the_catalogue_keeps_to_the_glossary(area: str, language: str) -> None:
     ("fr", "Roll the dice", "Lancez les dés"),
     ("fr", "Your cards", "Vos cartes"),
     ("fr", "{seat}'s turn", "Au tour de {seat}"),
+    ("fr", "Are you sure?", "Tu es sûr ?"),
+    ("es", "Are you sure?", "¿Estás seguro?"),
     ("es", "Correct the board", "Corregid el tablero"),
     ("es", "Your cards", "Vuestras cartas"),
     ("es", "Suggestion", "Sugerencia"),
