@@ -4,10 +4,10 @@ For each language: no other word for a glossary concept (a list of banned
 synonyms per concept), one form of address (German *du*, French *tu*, Spanish
 *tú*), no adjective agreeing with a player whose gender the sentence cannot
 know (fr "Tu es sûr ?", es "¿Estás seguro?"), and a message that names a
-concept in English names it with the glossary's word (unless the translation keeps the English word itself: a
-record's keyword such as ``snoop:``). Placeholders, the command and its
-options, and paths are taken out of a translation before it is read, so a
-name never counts as a word.
+concept in English names it with the glossary's word (unless the translation
+keeps the English word itself: a record's keyword such as ``snoop:``).
+Placeholders, the command and its options, and paths are taken out of a
+translation before it is read, so a name never counts as a word.
 """
 
 from __future__ import annotations
