@@ -20,7 +20,8 @@ def editions() -> tuple[str, ...]:
 
 
 def board_data(edition_id: str, locale: str = "en-US", house: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
-    """``{"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "spots", "suspects"}`` for any
+    """``{"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "room_names", "spots",
+    "suspects"}`` for any
     installed edition (``suspects`` in the edition's order: the pages give each mover its letters in that order),
     drawn in ``locale`` with the table's ``house`` names ((identity, name) pairs)."""
     return _board_data(load_edition(edition_id), locale, house)
@@ -30,7 +31,8 @@ def board_data(edition_id: str, locale: str = "en-US", house: tuple[tuple[str, s
 def _board_data(edition: Edition, locale: str, house: tuple[tuple[str, str], ...]) -> dict[str, Any]:
     board = edition.require_board()
     layout = Layout()
-    drawing = board_drawing(board_title(edition, locale), board, layout, board_labels(edition, locale, dict(house)))
+    labels = board_labels(edition, locale, dict(house))
+    drawing = board_drawing(board_title(edition, locale), board, layout, labels)
     places = {square: list(layout.centre(square)) for square in board.squares}
     for name in (*board.rooms, *board.spots):
         places[name] = list(place_centre(board, name, layout))
@@ -43,6 +45,7 @@ def _board_data(edition: Edition, locale: str, house: tuple[tuple[str, str], ...
         "places": places,
         "squares": {square: list(layout.box(square)) for square in board.squares},
         "rooms": list(board.rooms),
+        "room_names": {room: labels.name(room) for room in board.rooms},  # as the drawing writes them
         "spots": list(board.spots),
         "suspects": list(edition.deck.suspects),
     }

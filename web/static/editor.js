@@ -28,6 +28,7 @@
   const state = {
     doc: null,
     editions: [],
+    roomNames: {},       // an installed edition's rooms as its drawing names them in the page's locale
     tool: "hallway", mode: "brush", mark: null, room: null, suspect: null, roomCard: true,
     undo: [], redo: [],
     stroke: null,        // {before, from: [r, c], last: [r, c]} while a pointer paints
@@ -350,14 +351,27 @@
   }
 
   // A room's label as the page's locale writes it: the document's own names table for the locale, then for
-  // its language's main country (companion/rules/spelling.py's order), else the room's name as it is.
+  // its language's main country (companion/rules/spelling.py's order), then the installed edition's drawing
+  // (GET /api/board's room_names, the table's house names first), else the room's name as it is.
   function shownName(name) {
     const tables = state.doc.names || {};
     const tag = Clue.i18n.locale, language = tag.split("-")[0];
     for (const wanted of [tag, language + "-" + language.toUpperCase()]) {
       if (tables[wanted] && tables[wanted][name]) return tables[wanted][name];
     }
-    return name;
+    return state.roomNames[name] || name;
+  }
+
+  // The installed edition's room names as its board drawing writes them in this page's locale.
+  async function loadRoomNames(id) {
+    state.roomNames = {};
+    try {
+      const drawn = await getJSON("/api/board?edition=" + encodeURIComponent(id));
+      if (state.saved === id || (state.doc && state.doc.id === id)) {
+        state.roomNames = drawn.room_names || {};
+        renderOverlay();
+      }
+    } catch (err) { /* the names as they are */ }
   }
 
   // Door bars (on the sides a door opens, as the board drawing shows them), passages, joins, names.
@@ -796,6 +810,7 @@
     state.saved = savedId;
     state.pick = null;
     state.highlight = null;
+    state.roomNames = {};
     state.sideKey = state.cardsKey = "";
     state.cells = [];
     tidy();
@@ -813,6 +828,7 @@
       const savedId = edition && edition.source !== "bundled" ? id : null;
       open(doc, savedId, savedId ? _("Editing {edition}. Saving under the same id replaces your copy.", {edition: doc.name || id})
         : _("Editing {edition}. Saving under the same id saves a correction.", {edition: doc.name || id}));
+      loadRoomNames(id);
     });
   }
 
