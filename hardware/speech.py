@@ -60,7 +60,8 @@ VOICES = {"en-us": "en-us", "en-gb": "en-gb", "fr-ch": "fr-ch", "es-419": "es-41
 # The comments give the phonemes before -> after. Only espeak-ng gets these; Piper reads the text as written.
 PRONUNCIATIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (("Mrs.", "Mrs"), ("Mr.", "Mr"), ("Dr.", "Dr"), ("Rev.", "Reverend"), ("Prof.", "Professor")),
-    "de": (("CLUE", "Kluh"),  # kl'y: (German ü) -> kl'u:
+    "de": (("Cluedo", "[[klu'e:do:]]"),  # kl'u:e:d,o: -> klu'e:do: (German Wikipedia: mostly said [kluˈeːdo])
+           ("CLUE", "Kluh"),  # kl'y: (German ü) -> kl'u:
            ("Mrs.", "Missis"), ("Mr.", "Mister"), ("Dr.", "Doktor"), ("Rev.", "Reverend"), ("Prof.", "Professor"),
            ("Gatow", "Gato"),  # g'Ato:f -> g'A:to: (-ow as in Berlin-Gatow)
            ("Bloom", "Bluhm"),  # bl'o:m -> bl'u:m
