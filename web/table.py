@@ -43,9 +43,11 @@ def board() -> Response:
                        edition=wanted[:40], editions=", ".join(editions()))
     # "words": each square and room as a person reads it ("in the corridor by the Lounge door"), in the reader's
     # language, the cards written the reader's way.
-    house = tuple(sorted(context().house().house_names.items()))
+    setting = context().house()
+    house = tuple(sorted(setting.house_names.items()))
     locale = page_locale().tag
-    return jsonify({**board_data(wanted, locale, house), "words": _words(load_edition(wanted), locale, house)})
+    variant = getattr(setting, "names_variant", None)  # the table's box of names, once the house keeps one
+    return jsonify({**board_data(wanted, locale, house, variant), "words": _words(load_edition(wanted), locale, house)})
 
 
 @lru_cache(maxsize=32)  # a few locales and editions: worked out once, not on every page load (or every flood)

@@ -1,7 +1,7 @@
 """``clue-companion board``: draw an edition's board, summarise it, or check a map file.
 
 ``board EDITION --svg FILE --png FILE`` writes pictures to compare with the
-real board (``--locale TAG``: its rooms named as that locale writes them); ``board EDITION --template FILE`` writes the 1:1 antenna placement
+real board (``--locale TAG``, ``--names VARIANT``: its rooms named as that locale and box write them); ``board EDITION --template FILE`` writes the 1:1 antenna placement
 template (docs/hardware.md); ``board EDITION`` prints a text summary;
 ``board check MAPFILE`` lists every problem of an edited map, as
 ``FILE:LINE:COL: message`` lines; ``board EDITION --diff`` shows how the
@@ -31,6 +31,7 @@ from companion.rules.edition import (
 )
 from companion.rules.errors import ClueError, EditionError
 from companion.language import DEFAULT, parse_locale
+from companion.language.boxes import add_names_argument, resolve_variant
 from companion.table import template
 from companion.table.board_labels import board_labels, board_title
 from companion.table.zones import ZoneMap
@@ -51,7 +52,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     board = commands.add_parser(
         "board",
         help="draw an edition's board (--svg/--png), summarise it, or check a map file",
-        description="board EDITION [--svg FILE] [--png FILE] [--locale TAG] [--template FILE [--square-mm MM] [--config FILE] "
+        description="board EDITION [--svg FILE] [--png FILE] [--locale TAG [--names VARIANT]] [--template FILE [--square-mm MM] [--config FILE] "
                     "[--all-doors]]  |  board EDITION --diff  |  board check MAPFILE [--edition ID]",
     )
     board.add_argument("target", metavar="EDITION|check", help="an edition id or name, or 'check'")
@@ -60,6 +61,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     board.add_argument("--png", metavar="FILE", help="write the board as a PNG picture (needs Pillow)")
     board.add_argument("--locale", metavar="TAG", default=None,
                        help=f"with --svg/--png: name the rooms as this locale writes them (default {DEFAULT})")
+    add_names_argument(board)
     board.add_argument("--scale", type=float, default=1.0, help="PNG size multiplier (default 1)")
     board.add_argument("--template", metavar="FILE",
                        help="write the 1:1 antenna placement template (SVG in mm: print at 100%%)")
@@ -93,9 +95,10 @@ def run(args: argparse.Namespace) -> int:
     edition.require_board()
     if args.template is None and (args.config is not None or args.all_doors):
         raise UsageError("--config and --all-doors go with --template FILE")
-    if args.locale is not None and args.svg is None and args.png is None:
-        raise UsageError("--locale goes with --svg FILE or --png FILE")
+    if (args.locale is not None or args.names is not None) and args.svg is None and args.png is None:
+        raise UsageError("--locale and --names go with --svg FILE or --png FILE")
     locale = parse_locale(args.locale or DEFAULT).tag
+    variant = resolve_variant(edition, locale, args.names)
     if args.template is not None:
         zones = template_zones(edition, args.config, args.all_doors)
         _write(args.template, template.template_svg(edition, zones, args.square_mm).encode("utf-8"))
@@ -107,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not 0 < args.scale <= 8:
         raise UsageError(f"--scale must be more than 0 and at most 8, not {args.scale}")
-    labels, title = board_labels(edition, locale), board_title(edition, locale)
+    labels, title = board_labels(edition, locale, variant=variant), board_title(edition, locale)
     if args.svg is not None:
         _write(args.svg, drawing.board_svg(edition, labels, title).encode("utf-8"))
     if args.png is not None:

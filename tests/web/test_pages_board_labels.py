@@ -79,6 +79,15 @@ def test_the_shared_screen_and_a_phone_draw_the_german_board(browser: Any, germa
     context.close()
 
 
+def test_an_austrian_page_says_de_at_and_reads_the_german_board(browser: Any, german: Served) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(german.url + "/?lang=de-AT")
+    wait_until(page, "document.querySelectorAll('.cb-mover').length > 0")
+    assert page.get_attribute("html", "lang") == "de-AT"  # the exact tag; the words are de-DE's
+    assert set(GERMAN.values()) <= set(page.evaluate(ROOM_TEXTS.format(svg=".cb-svg")))
+    page.close()
+
+
 def test_the_editor_labels_the_rooms_in_the_pages_locale(browser: Any, german: Served) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()

@@ -41,6 +41,14 @@ def test_a_german_board_names_its_rooms_in_german(tmp_path: Path, capsys: pytest
     assert picture.format == "PNG" and picture.size[0] > 500
 
 
+def test_a_box_variant_names_the_start_squares_its_way(tmp_path: Path) -> None:
+    svg = tmp_path / "1990s.svg"
+    assert main(["board", "classic", "--svg", str(svg), "--locale", "de-DE", "--names", "1990s"]) == 0
+    nineties = spelled("classic", "de-DE", variant="1990s")
+    assert texts(svg, "start-label")["Mr. Green"] == initials(nineties["Mr. Green"])  # Reverend Grün: "RG"
+    assert nineties["Mr. Green"] != spelled("classic", "de-DE")["Mr. Green"]
+
+
 def test_without_a_locale_the_board_keeps_its_printed_names(tmp_path: Path) -> None:
     svg = tmp_path / "board.svg"
     assert main(["board", "classic", "--svg", str(svg)]) == 0
@@ -52,7 +60,8 @@ def test_without_a_locale_the_board_keeps_its_printed_names(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("args, said", [
     (["--locale", "xx-YY", "--svg", "{out}"], "unknown locale 'xx-YY'; known: en-US"),
-    (["--locale", "de-DE"], "--locale goes with --svg FILE or --png FILE"),
+    (["--locale", "de-DE"], "--locale and --names go with --svg FILE or --png FILE"),
+    (["--locale", "es-ES", "--names", "1990s", "--svg", "{out}"], "unknown box of names '1990s' for es-ES"),
 ])
 def test_a_bad_locale_is_a_clear_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
                                          said: str) -> None:
