@@ -5,7 +5,9 @@ with a view), so the notebook can use only what the seat may know. A player's
 own notes of a game played without the companion (:mod:`companion.deduction.notes`,
 first line ``{"type": "notes", ...}``) are read instead when given. Each line
 prints a table (or, with ``--json``, one JSON object). ``--locale`` writes the
-table's cards and words as that locale does; the JSON keeps the cards' identities.
+table's cards and words as that locale does (``--names`` picks one of its
+boxes' name sets: ``--locale de-DE --names 1990s``); the JSON keeps the cards'
+identities.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from companion.deduction.knowledge import Knowledge
 from companion.deduction.notebook import ENVELOPE, Contradiction, Notebook
 from companion.deduction.notes import Notes, is_notes
 from companion.language import DEFAULT, N_, Locale, parse_locale, say
+from companion.language.boxes import add_names_argument, resolve_variant
 from companion.record.lines import read_lines
 from companion.record.replay import Replay
+from companion.rules.edition import Edition
 from companion.rules.errors import ClueError
 from companion.rules.spelling import spelling
 
@@ -41,6 +45,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     notebook.add_argument("--json", action="store_true", help="one JSON object per line instead of a table")
     notebook.add_argument("--locale", default=DEFAULT, metavar="LOCALE",
                           help="the table's card names and words (en-US, en-GB, de-DE, ...; default en-US)")
+    add_names_argument(notebook)
     notebook.set_defaults(command=run)
 
 
@@ -50,7 +55,16 @@ class _Output:
 
     as_json: bool
     locale: Locale
+    box: str | None = None  # --names as typed
     names: Mapping[str, str] = field(default_factory=dict)
+
+    def spell(self, edition: Edition) -> None:
+        """The cards as the locale (and the box chosen with --names) writes them."""
+        try:
+            variant = resolve_variant(edition, self.locale.tag, self.box)
+        except ClueError as err:
+            raise UsageError(f"--names: {err}") from None
+        self.names = spelling(edition, self.locale.tag, variant=variant)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         locale = parse_locale(args.locale)
     except ClueError as err:
         raise UsageError(f"--locale: {err}") from None
-    output = _Output(args.json, locale)
+    output = _Output(args.json, locale, getattr(args, "names", None))
     if args.file == "-":
         return _notebook(sys.stdin.buffer, args.seat, output)
     try:
@@ -82,12 +96,14 @@ def _notebook(stream: IO[bytes], seat: str, output: _Output) -> int:
         if is_notes(setup):
             game = Notes.start(setup, seat)
             knows = Knowledge(game.seat, game.edition.deck)
-            output.names = spelling(game.edition, output.locale.tag)
+            output.spell(game.edition)
         else:
             game = Replay(setup)
             game.view_as(seat)
             knows = Knowledge(game.view or seat, game.state.edition.deck)
-            output.names = spelling(game.state.edition, output.locale.tag)
+            output.spell(game.state.edition)
+    except UsageError:
+        raise
     except ClueError as err:
         raise UsageError(f"line {number}: {err}") from None
     _learn(knows, number, game.setup_events)
