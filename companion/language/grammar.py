@@ -122,8 +122,8 @@ class Name(str):
         return made
 
     def __format__(self, spec: str) -> str:
-        if not spec:
-            return str(self)
+        if not spec or not spec[0].isalpha() or spec == "s":  # "", ">12", "s": Python's own format specs
+            return str.__format__(str(self), spec)
         if "|" in spec:
             choices = spec.split("|")
             index = {"f": 1, "pl": 2}.get(self.gender, 0)
