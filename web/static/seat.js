@@ -502,7 +502,7 @@
     const wide = getComputedStyle(dock).position !== "fixed" || dock.getBoundingClientRect().bottom < innerHeight - 2;
     root.setProperty("--dock-h", (wide ? 0 : dock.offsetHeight) + "px");
     const handle = dock.querySelector(".dock-handle"), actions = dock.querySelector(".dock-actions");
-    dock.style.setProperty("--handle-h", (handle ? handle.offsetHeight : 0) + "px");
+    dock.style.setProperty("--handle-h", (handle && getComputedStyle(handle).position === "sticky" ? handle.offsetHeight : 0) + "px");
     dock.style.setProperty("--actions-h", (actions ? actions.offsetHeight : 0) + "px");
   }
 
@@ -809,7 +809,8 @@
     const wide = window.matchMedia("(min-width: 1100px)").matches;
     const bottom = window.innerHeight - (wide ? 0 : $("dock").offsetHeight);
     const centre = mover ? box.top + box.height / 2 : box.top + Math.min(box.height, bottom - top) / 2;
-    window.scrollBy({top: centre - (top + bottom) / 2, behavior: "smooth"});
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({top: centre - (top + bottom) / 2, behavior: still ? "auto" : "smooth"});
   }
 
   // ---- folds, wiring --------------------------------------------------------------------------
