@@ -11,6 +11,7 @@ names")::
     {room:en}            any other preposition:           en el comedor; German: {room:in} im Salon,
                          {room:ins} in den Salon (where to: the accusative)
     {seat:eliminado|eliminada}   words agreeing with its gender: masculine|feminine[|plural]
+    acusa{seat:||n}      an ending agreeing with it (acusa, acusan for "Amy & Rory")
 
 German persons take no article ("Fräulein Ming", "mit Oberst Gatow"); German
 things take theirs in the case the preposition asks for ("mit dem Seil", "in
@@ -122,9 +123,9 @@ class Name(str):
         return made
 
     def __format__(self, spec: str) -> str:
-        if not spec or not spec[0].isalpha() or spec == "s":  # "", ">12", "s": Python's own format specs
+        if "|" not in spec and (not spec or not spec[0].isalpha() or spec == "s"):  # "", ">12", "s": Python's
             return str.__format__(str(self), spec)
-        if "|" in spec:
+        if "|" in spec:  # "éliminé|éliminée", or endings: "sospecha{seat:||n}"
             choices = spec.split("|")
             index = {"f": 1, "pl": 2}.get(self.gender, 0)
             return choices[index] if index < len(choices) else choices[min(1, len(choices) - 1)]

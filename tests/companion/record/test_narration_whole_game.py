@@ -155,3 +155,12 @@ def test_words_agree_with_the_seat(locale: str, line: str) -> None:
               {"type": "blocked", "seat": "Mrs. White"}, {"type": "weapon_moved", "weapon": "Knife", "to": "Study"},
               {"type": "moved", "seat": "Colonel Mustard", "to": "Study", "via": "cleared"}]
     assert line in [tell(event) for event in events]
+
+
+@pytest.mark.parametrize("locale, line", [
+    ("es-ES", "Amy & Rory tiran los dados y sacan 3 + 5: 8 casillas."),
+    ("fr-FR", "Amy & Rory lancent les dés : 3 + 5, soit 8 cases."),
+    ("de-DE", "Amy & Rory würfeln 3 + 5: 8 Felder."),
+])
+def test_a_seat_of_two_takes_a_plural_verb(locale: str, line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert line in narration(capsys, locale, EXAMPLES / "doctor-who-sample.jsonl")
