@@ -17,7 +17,7 @@ from collections import Counter
 
 from . import rng
 from .actions import DealSpec
-from .cards import CATEGORIES
+from .cards import CATEGORIES, CardList
 from .edition import Edition
 from .errors import BadDeal, UnknownSeat
 
@@ -71,13 +71,13 @@ def _resolve_hands(edition: Edition, seats: tuple[str, ...], given: DealSpec) ->
         seat = edition.deck.resolve(name, "suspect") if name not in seats else name
         if seat not in seats:
             raise UnknownSeat("the deal has a hand for {seat}, who is not seated; seats: {seats}", seat=seat,
-                              seats=", ".join(seats))
+                              seats=CardList(seats))
         if seat in hands:
             raise BadDeal("the deal has two hands for {seat}", seat=seat)
         hands[seat] = edition.deck.resolve_all(cards)
     missing = [seat for seat in seats if seat not in hands]
     if missing:
-        raise BadDeal("the deal has no hand for {seats}", seats=", ".join(missing))
+        raise BadDeal("the deal has no hand for {seats}", seats=CardList(missing))
     return {seat: hands[seat] for seat in seats}
 
 
@@ -88,9 +88,9 @@ def _check_each_card_once(
     twice = sorted(card for card, count in counts.items() if count > 1)
     missing = [card for card in edition.deck.all if card not in counts]
     if twice:
-        raise BadDeal("dealt more than once: {cards}", cards=", ".join(twice))
+        raise BadDeal("dealt more than once: {cards}", cards=CardList(twice))
     if missing:
-        raise BadDeal("not dealt anywhere: {cards}", cards=", ".join(missing))
+        raise BadDeal("not dealt anywhere: {cards}", cards=CardList(missing))
 
 
 def _check_hand_sizes(

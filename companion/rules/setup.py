@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import rng
 from .actions import Setup
+from .cards import CardList
 from .deal import ASIDE, check_deal, deal_cards
 from .edition import Edition, load_edition
 from .errors import BadInput, UnknownSeat
@@ -56,7 +57,7 @@ def new_game(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
 def check_seats(edition: Edition, names: tuple[str, ...]) -> tuple[str, ...]:
     seats = tuple(edition.deck.resolve(name, "suspect") for name in names)
     if len(set(seats)) != len(seats):
-        raise BadInput("a suspect is seated twice: {seats}", seats=", ".join(seats))
+        raise BadInput("a suspect is seated twice: {seats}", seats=CardList(seats))
     if not edition.min_players <= len(seats) <= edition.max_players:
         raise BadInput("{edition} is for {fewest} to {most} players, not {count}", edition=edition.name,
                        fewest=edition.min_players, most=edition.max_players, count=len(seats))
@@ -131,5 +132,5 @@ def _roll_off(edition: Edition, seats: tuple[str, ...], state: int) -> tuple[str
 def _seat_named(edition: Edition, seats: tuple[str, ...], name: str) -> str:
     seat = edition.deck.resolve(name, "suspect")
     if seat not in seats:
-        raise UnknownSeat("{seat} is not seated; seats: {seats}", seat=seat, seats=", ".join(seats))
+        raise UnknownSeat("{seat} is not seated; seats: {seats}", seat=seat, seats=CardList(seats))
     return seat

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Self
 
+from .cards import CardList
 from .edition import Edition
 from .errors import UnknownCard, UnknownSeat
 from .events import Event
@@ -169,7 +170,7 @@ class GameState(Evolving):
         except UnknownCard:
             seat = ""
         if seat not in self.seats:
-            raise UnknownSeat("{name!r} is not seated; seats: {seats}", name=name, seats=", ".join(self.seats))
+            raise UnknownSeat("{name!r} is not seated; seats: {seats}", name=name, seats=CardList(self.seats))
         return seat
 
     def hand(self, seat: str) -> tuple[str, ...]:

@@ -137,3 +137,12 @@ def test_run_seats_in_published_names_without_accents(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "seats Miss Scarlet, Mr. Green, Mrs. White, Mrs. Peacock" in done.stdout
+
+
+def test_a_refused_seat_lists_the_seats_in_the_readers_names() -> None:
+    from games import game
+
+    with pytest.raises(ClueError) as refusal:
+        game().seat_named("Herr Nobody")
+    spanish = Wording.for_table("es-ES", "classic", {}, "current").told(refusal.value)
+    assert "Señorita Amapola, Coronel Rubio, Señora Blanco" in spanish, spanish
