@@ -43,7 +43,7 @@ KEY_SENTENCES = {
         "La señora Blanco debe enseñar una carta al capitano Azurro.",
         "La señora Blanco enseña al capitano Azurro la carta Invernadero.",
         "La señorita Amapola sospecha del padre Prado, con la tubería, en el salón de baile.",
-        "El capitano Azurro toma el pasadizo secreto a la sala.",
+        "El capitano Azurro toma el pasadizo secreto hacia la sala.",
         "El coronel Rubio no puede refutar y pasa.",
         "La señora Blanco acusa a la señorita Amapola, con el puñal, en el vestíbulo: se equivoca.",
         "La señora Blanco queda eliminada, pero sigue enseñando cartas.",
@@ -140,7 +140,7 @@ def test_the_box_variant_names_the_game_in_its_names(capsys: pytest.CaptureFixtu
     ("fr-FR", "Le professeur Violet est éliminé, mais montre encore des cartes."),
     ("fr-FR", "Madame Pervenche est bloquée et ne bouge pas."),
     ("es-ES", "La señora Blanco está bloqueada y no se mueve."),
-    ("es-ES", "El puñal se lleva al estudio."),
+    ("es-ES", "El puñal pasa al estudio."),
     ("fr-FR", "Le pion du colonel Moutarde est placé à l'intérieur du bureau, hors de la porte."),
     ("de-DE", "Die Figur von Oberst Gatow wird aus der Tür ins Arbeitszimmer gestellt."),
 ])
