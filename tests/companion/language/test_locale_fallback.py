@@ -61,8 +61,11 @@ def test_mexican_and_belgian_narration(capsys: pytest.CaptureFixture[str]) -> No
     ("de-AT", "Cluedo", "Cluedo", "Cluedo-Begleiter"),
     ("fr-FR", "Cluedo", "Cluedo", "Compagnon de Cluedo"),
     ("es-ES", "Cluedo", "Cluedo", "Compañero de Cluedo"),
+    ("en-AU", "Cluedo", "Cluedo", "Cluedo companion"),
+    ("es-MX", "CLUE", "CLUE", "Compañero de CLUE"),
+    ("fr-CA", "CLUE", "CLUE", "Compagnon de CLUE"),
 ])
-def test_the_box_says_clue_in_north_america_and_cluedo_elsewhere(locale: str, game: str, classic: str,
+def test_the_box_says_clue_in_the_americas_and_cluedo_elsewhere(locale: str, game: str, classic: str,
                                                                  companion: str) -> None:
     assert (game_title(locale), edition_title("classic", "Classic CLUE", locale), companion_title(locale)) == \
         (game, classic, companion)
