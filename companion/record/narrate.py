@@ -210,7 +210,7 @@ def narrator(locale: str = "en-US", names: Mapping[str, str] | None = None,
     """
     found = parse_locale(locale)
     spell = _speller(names or {})
-    titled = _titler(found.tag)
+    titled = _titler(found.exact)  # the box of the exact country: es-MX says CLUE
     if found.language == "en":
         return lambda event: describe(titled(spell(event)), edition)
     return lambda event: foreign(found.language, titled(spell(event)), edition)
