@@ -33,22 +33,22 @@ def html_lang(page: str) -> str:
 
 
 def test_pages_follow_the_table_until_a_phone_chooses(app: Flask, session: Session) -> None:
-    assert html_lang(Browser(app).get("/").get_data(as_text=True)) == "en"
+    assert html_lang(Browser(app).get("/").get_data(as_text=True)) == "en-US"
     assert session.call(Configure(locale="fr-FR")).ok
     web_of(app).forget_house()
     phone = Browser(app)
-    assert html_lang(phone.get("/host").get_data(as_text=True)) == "fr"
+    assert html_lang(phone.get("/host").get_data(as_text=True)) == "fr-FR"
     chosen = phone.get("/host?lang=de-DE")
-    assert html_lang(chosen.get_data(as_text=True)) == "de"
+    assert html_lang(chosen.get_data(as_text=True)) == "de-DE"
     assert "clue_locale=de-DE" in chosen.headers.get("Set-Cookie", "")
-    assert html_lang(phone.get("/host").get_data(as_text=True)) == "de"  # the phone's choice is kept
-    assert html_lang(phone.get("/").get_data(as_text=True)) == "fr"  # the shared screen follows the table
+    assert html_lang(phone.get("/host").get_data(as_text=True)) == "de-DE"  # the phone's choice is kept
+    assert html_lang(phone.get("/").get_data(as_text=True)) == "fr-FR"  # the shared screen follows the table
 
 
 def test_an_unknown_locale_is_ignored_not_an_error(app: Flask) -> None:
     browser = Browser(app)
     page = browser.get("/host?lang=xx-YY")
-    assert page.status_code == 200 and html_lang(page.get_data(as_text=True)) == "en"
+    assert page.status_code == 200 and html_lang(page.get_data(as_text=True)) == "en-US"
     assert "clue_locale" not in page.headers.get("Set-Cookie", "")
     assert browser.get("/i18n/xx.js").status_code == 404
 

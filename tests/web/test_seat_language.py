@@ -102,7 +102,7 @@ def dock_title(page: Any) -> str:
 def test_the_asked_phone_speaks_the_language_asked_and_passes_axe(browser: Any, suggesting: Served, tag: str) -> None:
     language = parse_locale(tag).language
     page, problems = join(browser, suggesting, suggesting.asked(), f"/seat?lang={tag}")
-    assert page.get_attribute("html", "lang") == language
+    assert page.get_attribute("html", "lang") == tag  # the exact tag, not only its language
     assert dock_title(page) == shown(language, "Show {seat} a card", seat=name(tag, "Miss Scarlet"))
     assert page.text_content("#hand-title") == shown(language, "Your cards")
     assert page.locator("#dock .pick-cards .card").count() >= 1
@@ -125,7 +125,7 @@ def test_the_waiting_suggester_and_the_join_page_pass_axe(browser: Any, suggesti
     assert problems == []
     stranger = browser.new_page(viewport={"width": 360, "height": 740})
     stranger.goto(f"{suggesting.url}/seat?lang={tag}")
-    assert stranger.get_attribute("html", "lang") == language
+    assert stranger.get_attribute("html", "lang") == tag
     assert stranger.text_content("h1") == say(language, "Join your seat")
     assert_accessible(stranger, f"the join page in {tag}")
     stranger.goto(f"{suggesting.url}/j/not-a-token?lang={tag}")
@@ -140,7 +140,7 @@ def test_the_waiting_suggester_and_the_join_page_pass_axe(browser: Any, suggesti
 
 def test_a_phone_chooses_its_own_language_and_can_follow_the_table_again(browser: Any, german_table: Served) -> None:
     page, problems = join(browser, german_table, "Miss Scarlet")
-    assert page.get_attribute("html", "lang") == "de"  # the table's language, to begin with
+    assert page.get_attribute("html", "lang") == "de-DE"  # the table's language, to begin with
     assert dock_title(page) == shown("de", "Your turn")
     options = page.eval_on_selector_all("#lang-choice option", "nodes => nodes.map(n => [n.value, n.textContent])")
     assert options[0] == ["", say("de", "Table's language")]
@@ -149,18 +149,18 @@ def test_a_phone_chooses_its_own_language_and_can_follow_the_table_again(browser
 
     with page.expect_navigation():
         page.select_option("#lang-choice", "fr-FR")
-    wait_until(page, "document.documentElement.lang === 'fr' && !!document.querySelector('#dock .dock-title')")
+    wait_until(page, "document.documentElement.lang === 'fr-FR' && !!document.querySelector('#dock .dock-title')")
     assert dock_title(page) == shown("fr", "Your turn")
     assert page.text_content("#hand-title") == shown("fr", "Your cards")
     assert page.input_value("#lang-choice") == "fr-FR"
     page.reload()  # kept in the phone's cookie, while the table still speaks German
     wait_until(page, DOCK_TITLE)
-    assert page.get_attribute("html", "lang") == "fr"
+    assert page.get_attribute("html", "lang") == "fr-FR"
     assert german_table.session.table.house.locale == "de-DE"
 
     with page.expect_navigation():
         page.select_option("#lang-choice", "")
-    wait_until(page, "document.documentElement.lang === 'de' && !!document.querySelector('#dock .dock-title')")
+    wait_until(page, "document.documentElement.lang === 'de-DE' && !!document.querySelector('#dock .dock-title')")
     assert dock_title(page) == shown("de", "Your turn")
     assert not [c for c in page.context.cookies() if c["name"] == "clue_locale"]
     page.context.close()
