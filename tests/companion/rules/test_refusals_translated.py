@@ -124,7 +124,7 @@ CASES = {
     "out of turn": (_out_of_turn, "not_your_turn", {
         "en": "it is Miss Scarlet's turn, not Colonel Mustard's",
         "de": "Miss Scarlet ist am Zug, nicht Colonel Mustard",
-        "fr": "c'est au tour de Miss Scarlet, pas de Colonel Mustard",
+        "fr": "c'est à Miss Scarlet de jouer, pas à Colonel Mustard",
         "es": "es el turno de Miss Scarlet, no de Colonel Mustard",
     }),
     "unreachable": (_unreachable, "illegal_move", {
@@ -135,14 +135,14 @@ CASES = {
     }),
     "owed suggestion": (_owed_suggestion, "must_suggest", {
         "en": "Penny must make a suggestion in the room just entered (Roof) before ending the turn",
-        "de": "Penny muss im gerade betretenen Raum (Roof) eine Verdächtigung äußern, bevor der Zug endet",
+        "de": "Penny muss im gerade betretenen Raum (Roof) einen Verdacht äußern, bevor der Zug endet",
         "fr": "Penny doit formuler une hypothèse dans la pièce où il vient d'entrer (Roof) avant de finir son tour",
         "es": "Penny debe hacer una sospecha en la habitación en la que acaba de entrar (Roof) antes de terminar el"
               " turno",
     }),
     "owed before accusing": (_owed_before_accusing, "must_suggest", {
         "en": "Penny must make a suggestion in the room just entered (Roof) before accusing",
-        "de": "Penny muss im gerade betretenen Raum (Roof) eine Verdächtigung äußern, bevor angeklagt wird",
+        "de": "Penny muss im gerade betretenen Raum (Roof) einen Verdacht äußern, bevor angeklagt wird",
         "fr": "Penny doit formuler une hypothèse dans la pièce où il vient d'entrer (Roof) avant d'accuser",
         "es": "Penny debe hacer una sospecha en la habitación en la que acaba de entrar (Roof) antes de acusar",
     }),
@@ -172,4 +172,4 @@ def test_each_card_of_a_suggestion_is_spelled_on_its_own() -> None:
     assert str(err) == "Rope was not named; the suggestion was Colonel Mustard, Knife, Lounge"
     spelling = {MUSTARD: "Oberst von Gatow", "Knife": "Dolch", "Lounge": "Salon", "Rope": "Seil"}
     told = err.told(translations("de").gettext, lambda value: spelling.get(str(value), value))
-    assert told == "Seil wurde nicht genannt; die Verdächtigung lautete Oberst von Gatow, Dolch, Salon"
+    assert told == "Seil wurde nicht genannt; der Verdacht lautete Oberst von Gatow, Dolch, Salon"

@@ -42,7 +42,7 @@ def table_in(locale: str, store: Store | None = None, **game: object) -> Table:
 
 
 @pytest.mark.parametrize(("locale", "title", "roll", "footer"), [
-    ("de-DE", "Du bist dran", "Würfeln", "ok: wählen"),
+    ("de-DE", "Du bist am Zug", "Würfeln", "ok: wählen"),
     ("fr-FR", "À toi de jouer", "Lancer les dés", "ok : choisir"),
     ("es-ES", "Tu turno", "Tirar los dados", "ok: elegir"),
 ])
@@ -73,7 +73,7 @@ def test_a_refusal_notice_is_in_the_tables_language_with_its_template() -> None:
     refused = table.handle(Play("Miss Scarlet", Roll("Miss Scarlet", (3, 4))))
     assert refused.error == {"code": "dice_mode", "message": "the companion rolls the dice in this game"}
     notice = table.view("Miss Scarlet")["notice"]
-    assert notice["text"] == "in diesem Spiel würfelt der Companion"
+    assert notice["text"] == "in diesem Spiel würfelt der Begleiter"
     assert (notice["template"], notice["args"]) == ("the companion rolls the dice in this game", {})
     assert "Würfelart" in screen_text(screen_for(table.view("Miss Scarlet"), Menu()))  # the notice's title
 
