@@ -136,14 +136,14 @@ CASES = {
     "owed suggestion": (_owed_suggestion, "must_suggest", {
         "en": "Penny must make a suggestion in the room just entered (Roof) before ending the turn",
         "de": "Penny muss im gerade betretenen Raum (Roof) einen Verdacht äußern, bevor der Zug endet",
-        "fr": "Penny doit formuler une hypothèse dans la pièce où il vient d'entrer (Roof) avant de finir son tour",
+        "fr": "Penny doit formuler une hypothèse dans la pièce tout juste atteinte (Roof) avant de finir son tour",
         "es": "Penny debe hacer una sospecha en la habitación en la que acaba de entrar (Roof) antes de terminar el"
               " turno",
     }),
     "owed before accusing": (_owed_before_accusing, "must_suggest", {
         "en": "Penny must make a suggestion in the room just entered (Roof) before accusing",
         "de": "Penny muss im gerade betretenen Raum (Roof) einen Verdacht äußern, bevor angeklagt wird",
-        "fr": "Penny doit formuler une hypothèse dans la pièce où il vient d'entrer (Roof) avant d'accuser",
+        "fr": "Penny doit formuler une hypothèse dans la pièce tout juste atteinte (Roof) avant d'accuser",
         "es": "Penny debe hacer una sospecha en la habitación en la que acaba de entrar (Roof) antes de acusar",
     }),
 }
