@@ -17,7 +17,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
-from companion.language import DEFAULT, Locale, parse_locale, translations
+from companion.language import DEFAULT, Locale, parse_locale
+from companion.language.boxes import add_names_argument, resolve_variant
 from companion.record.lines import read_lines
 from companion.record.narrate import Describer, narrate_result, narrator
 from companion.record.replay import Replay
@@ -31,6 +32,7 @@ from companion.rules.edition_files import MAX_EXPORT, export_text, import_text
 from companion.rules.errors import ClueError
 from companion.rules.places import resolve_place
 from companion.rules.spelling import spelling
+from companion.table.wording import Wording
 from companion.rules.user_editions import (
     editions_folder,
     is_correction,
@@ -78,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--narrate", action="store_true", help="print sentences instead of JSON")
     replay.add_argument("--locale", default=DEFAULT, metavar="LOCALE",
                         help="the narration's language and card names (en-US, en-GB, de-DE, ...; default en-US)")
+    add_names_argument(replay)
     replay.add_argument("--speak", metavar="OUT.wav", help="with --narrate: also write the narration as speech")
     replay.set_defaults(command=_replay)
 
@@ -137,7 +140,7 @@ def _replay(args: argparse.Namespace) -> int:
     locale = command_locale(args.locale)
     if args.speak is not None and not args.narrate:
         raise UsageError("--speak writes the narration: add --narrate")
-    options = _Narration(args.narrate, locale, [] if args.speak is not None else None)
+    options = _Narration(args.narrate, locale, [] if args.speak is not None else None, args.names)
     if args.file == "-":
         code = _replay_stream(sys.stdin.buffer, args.view, args.final_view, options)
     else:
@@ -163,13 +166,17 @@ def command_locale(text: str) -> Locale:
 class _Narration:
     """How a replay prints: JSON, or sentences in a locale (kept for ``--speak`` too)."""
 
-    def __init__(self, narrate: bool, locale: Locale, spoken: list[str] | None) -> None:
-        self.narrate, self.locale, self.spoken = narrate, locale, spoken
+    def __init__(self, narrate: bool, locale: Locale, spoken: list[str] | None, box: str | None = None) -> None:
+        self.narrate, self.locale, self.spoken, self.box = narrate, locale, spoken, box
         self.names: dict[str, str] = {}
         self.tell: Describer | None = None
 
     def start(self, edition: Edition) -> None:
-        self.names = spelling(edition, self.locale.tag) if self.narrate else {}
+        try:
+            variant = resolve_variant(edition, self.locale.tag, self.box)
+        except ClueError as err:
+            raise UsageError(f"--names: {err}") from None
+        self.names = spelling(edition, self.locale.tag, variant=variant) if self.narrate else {}
         self.tell = narrator(self.locale.tag, self.names, edition) if self.narrate else None
 
     def lines(self, result: dict[str, Any], error: ClueError | None) -> list[str]:
@@ -180,8 +187,7 @@ class _Narration:
         """A refused line's reason in the locale; None (the record's English) for en-US."""
         if error is None or self.locale.tag == DEFAULT:
             return None
-        book = translations(self.locale.language)
-        return error.told(book.gettext, lambda value: self.names.get(value, value) if isinstance(value, str) else value)
+        return Wording(self.locale.language, self.names).told(error)
 
 
 def _speak(text: str, locale: Locale, path: Path) -> None:
