@@ -11,7 +11,12 @@ const Clue = (() => {
   function _(text, args) {
     const said = i18n.messages[text] || text;
     if (!args) return said;
-    return said.replace(/\{(\w+)(?:![rs])?\}/g, (all, key) => (key in args ? String(args[key]) : all));
+    // A name form ({seat:the}, {room:de}: companion/language/grammar.py) is worded in Python; here the
+    // plain name stands, and a choice ({seat:éliminé|éliminée}) takes its first form.
+    return said.replace(/\{(\w+)(?:![rs])?(?::([^{}]*))?\}/g, (all, key, spec) => {
+      if (!(key in args)) return all;
+      return spec && spec.includes("|") ? spec.split("|")[0] : String(args[key]);
+    });
   }
 
   // A sentence from the companion: a plain string, or {template, args, text} worded in this page's
