@@ -100,16 +100,19 @@ class Stop:
 
 @dataclass(frozen=True)
 class Configure:
-    """The host changes the table's locale, house names or speech (None: left as it is).
+    """The host changes the table's locale, box of names, house names or speech (None: left as it is).
 
-    ``keep=False``: the locale is for this run only (``run --locale`` without
-    ``--remember``); the store keeps the one chosen on purpose, even when the
-    house names are saved later in the run.
+    ``names_variant``: the box whose names the locale uses, by id ("1990s", checked against the
+    edition and locale: :func:`companion.language.boxes.resolve_variant`); "" clears it (the locale's
+    own names). ``keep=False``: the locale and box are for this run only (``run --locale``/``--names``
+    without ``--remember``); the store keeps the ones chosen on purpose, even when the house names are
+    saved later in the run.
     """
 
     locale: str | None = None
     house_names: dict[str, str] | None = None
     speech: bool | None = None
+    names_variant: str | None = None
     keep: bool = True
 
 

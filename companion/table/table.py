@@ -28,9 +28,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from companion.language import N_
+from companion.language.boxes import boxes, resolve_variant
 from companion.deduction.assistant import Assistants, check_mode, review
 from companion.rules.actions import Action, EndTurn, Move, Roll, Show
-from companion.rules.edition import load_edition
+from companion.rules.edition import Edition, load_edition
 from companion.rules import movement
 from companion.rules.engine import apply, new_game
 from companion.rules.errors import BadInput, ClueError
@@ -54,6 +55,7 @@ from .zones import Zone, ZoneMap
 
 View = dict[str, Any]
 RED = (255, 0, 0)
+DEFAULT_EDITION = "classic"  # the edition whose boxes of names a table without a game offers
 
 
 class TableError(ClueError, ValueError):
@@ -147,7 +149,7 @@ class Table:
         self._wording: tuple[tuple[Any, ...], Wording] | None = None  # kept while locale, names, edition stay
         self.wake: Callable[[], None] | None = None  # the session's: publish again (a slow notebook is ready)
         self.house = House.from_setting(store.setting(HOUSE_SETTING) if store is not None else None)
-        self._stored_locale: str | None = None  # set while this run's locale is not the one to keep
+        self._run_only: dict[str, Any] = {}  # locale, names_variant: the stored value while this run's is not kept
 
     # ---- commands ------------------------------------------------------------------------------
 
@@ -243,21 +245,39 @@ class Table:
 
     def _configure(self, command: Configure) -> Outcome:
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
-        self.house = self.house.changed(locale=command.locale, house_names=command.house_names, speech=command.speech,
-                                        cards=edition.deck.all if edition else ())
-        if command.locale is not None:
-            self._stored_locale = None if command.keep else self._kept_locale()
-        if self.store is not None and ((command.locale is not None and command.keep) or command.house_names is not None):
-            kept = self.house if self._stored_locale is None else replace(self.house, locale=self._stored_locale)
-            self.store.set_setting(HOUSE_SETTING, kept.stored())
+        house = self.house.changed(locale=command.locale, house_names=command.house_names, speech=command.speech,
+                                   cards=edition.deck.all if edition else ())
+        house = house.changed(names_variant=self._variant(command, house, edition))
+        for name in ("locale", "names_variant"):  # a run-only choice keeps the stored one aside, a kept one ends it
+            if getattr(command, name) is not None or getattr(house, name) != getattr(self.house, name):
+                if command.keep:
+                    self._run_only.pop(name, None)
+                else:
+                    self._run_only.setdefault(name, getattr(self._kept(), name))
+        self.house = house
+        chosen = command.locale is not None or command.names_variant is not None
+        if self.store is not None and ((chosen and command.keep) or command.house_names is not None):
+            self.store.set_setting(HOUSE_SETTING, replace(self.house, **self._run_only).stored())
         self._log("table_configured", **self.house.as_dict())
         return Outcome(True)
 
-    def _kept_locale(self) -> str:
-        """The locale chosen on purpose: the stored one (a run-only locale never replaces it)."""
-        if self._stored_locale is not None:
-            return self._stored_locale
-        return House.from_setting(self.store.setting(HOUSE_SETTING) if self.store is not None else None).locale
+    def _variant(self, command: Configure, house: House, edition: Edition | None) -> str | None:
+        """The box of names after ``command``: the one asked for (checked against the edition and the locale),
+        else the one kept while the locale still has it (a new locale without that box: its own names)."""
+        edition = edition or load_edition(DEFAULT_EDITION)  # no game yet: the boxes of the edition a table opens
+        if command.names_variant is not None:
+            if not isinstance(command.names_variant, str):
+                raise BadInput("names_variant must be text: a box of names such as 1990s")
+            return resolve_variant(edition, house.locale, command.names_variant)
+        if house.names_variant is None or any(box.variant == house.names_variant
+                                              for box in boxes(edition, house.locale)):
+            return house.names_variant
+        return None
+
+    def _kept(self) -> House:
+        """The choices stored on purpose (a run-only locale or box never replaces them)."""
+        stored = House.from_setting(self.store.setting(HOUSE_SETTING) if self.store is not None else None)
+        return replace(stored, **self._run_only)
 
     def _start(self) -> Outcome:
         if self.stage != "setup" or self.lobby is None:
@@ -534,9 +554,10 @@ class Table:
     def wording(self) -> Wording:
         """The table's language and spelling of the cards (:mod:`companion.table.wording`)."""
         edition = self.state.edition if self.state is not None else self.lobby.edition if self.lobby else None
-        key = (self.house.locale, tuple(sorted(self.house.house_names.items())), edition.id if edition else None)
+        key = (self.house.locale, tuple(sorted(self.house.house_names.items())), edition.id if edition else None,
+               self.house.names_variant)
         if self._wording is None or self._wording[0] != key:
-            self._wording = (key, Wording.for_table(key[0], key[2], self.house.house_names))
+            self._wording = (key, Wording.for_table(key[0], key[2], self.house.house_names, key[3]))
         return self._wording[1]
 
     def seats(self) -> tuple[str, ...]:
@@ -612,7 +633,7 @@ class Table:
                               "rooms": list(edition.deck.rooms)} if edition else None,
             "dice_count": edition.dice if edition else 0,
             "question_die": bool(edition and edition.question_die),  # the last die shows "?" for 1
-            "house": self.house.as_dict(),  # locale, house names, speech: companion.table.house
+            "house": self.house.as_dict(),  # locale, house names, speech, box of names: companion.table.house
         }
 
     def _log(self, event: str, **fields: Any) -> None:
