@@ -114,7 +114,7 @@ class WebContext:
     def names(self, locale: str) -> dict[str, str]:
         """How ``locale`` writes the cards of the table's edition (house names first); empty with no edition."""
         house, edition = self._house_and_edition()
-        return spelled(edition, locale, house.house_names) if edition else {}
+        return spelled(edition, locale, house.house_names, house.names_variant) if edition else {}
 
     def _house_and_edition(self) -> tuple[House, str | None]:
         now = time.monotonic()
@@ -227,9 +227,12 @@ def context() -> WebContext:
 def with_log(view: View, locale: str = "en-US") -> View:
     """The view as ``locale`` reads it: plus ``log``, its record in sentences (from the redacted record),
     and ``names``, how each card of the edition is written (identity -> name), house names first."""
-    house = (view.get("house") or {}).get("house_names") or {}
+    setting = view.get("house") or {}
+    house = setting.get("house_names") or {}
+    variant = setting.get("names_variant")  # the table's box of names ("1990s"), None: the locale's own
     edition = view.get("edition")
-    names = spelled(edition, locale, house) if isinstance(edition, str) else {}
+    names = spelled(edition, locale, house, variant if isinstance(variant, str) else None) \
+        if isinstance(edition, str) else {}
     describe = narrator(locale, names)
     record = view.get("record") or []
     return {**view, "log": [describe(event) for event in record], "names": names}

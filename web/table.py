@@ -46,14 +46,15 @@ def board() -> Response:
     setting = context().house()
     house = tuple(sorted(setting.house_names.items()))
     locale = page_locale().tag
-    variant = getattr(setting, "names_variant", None)  # the table's box of names, once the house keeps one
-    return jsonify({**board_data(wanted, locale, house, variant), "words": _words(load_edition(wanted), locale, house)})
+    variant = setting.names_variant  # the table's box of names ("1990s"); a locale without it keeps its own
+    return jsonify({**board_data(wanted, locale, house, variant),
+                    "words": _words(load_edition(wanted), locale, house, variant)})
 
 
 @lru_cache(maxsize=32)  # a few locales and editions: worked out once, not on every page load (or every flood)
-def _words(edition: Edition, locale: str, house: tuple[tuple[str, str], ...]) -> dict[str, str]:
+def _words(edition: Edition, locale: str, house: tuple[tuple[str, str], ...], variant: str | None) -> dict[str, str]:
     board = edition.require_board()
-    names = spelled(edition.id, locale, dict(house))
+    names = spelled(edition.id, locale, dict(house), variant)
     language = parse_locale(locale).language
     if language == "en":  # English says "the Lounge": its own sentences, not the templates
         return every_place(board, lambda name: names.get(name, name))

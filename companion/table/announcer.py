@@ -148,7 +148,8 @@ class Announcer:
             return
         locale = str(house.get("locale", DEFAULT))
         voice = spoken_language(locale)
-        for text in sentences(events, corrections, _describer(locale, view.get("edition"), house.get("house_names"))):
+        describe = _describer(locale, view.get("edition"), house.get("house_names"), house.get("names_variant"))
+        for text in sentences(events, corrections, describe):
             self._speaker.say(text, voice)
 
 
@@ -194,12 +195,15 @@ def _spoken(sentence: str) -> str:
     return sentence.strip().strip("-\u2013\u2014").strip()
 
 
-def _describer(locale: str, edition: object, house_names: object) -> Callable[[dict[str, Any]], str]:
+def _describer(locale: str, edition: object, house_names: object,
+               variant: object = None) -> Callable[[dict[str, Any]], str]:
     names = dict(house_names) if isinstance(house_names, Mapping) else {}
-    return _narrator(locale, str(edition) if edition else "", tuple(sorted(names.items())))
+    box = variant if isinstance(variant, str) and variant else None  # the table's box of names ("1990s")
+    return _narrator(locale, str(edition) if edition else "", tuple(sorted(names.items())), box)
 
 
 @lru_cache(maxsize=8)
-def _narrator(locale: str, edition: str, house_names: tuple[tuple[str, str], ...]) -> Callable[[dict[str, Any]], str]:
-    names = spelled(edition, locale, dict(house_names)) if edition else dict(house_names)
+def _narrator(locale: str, edition: str, house_names: tuple[tuple[str, str], ...],
+              variant: str | None = None) -> Callable[[dict[str, Any]], str]:
+    names = spelled(edition, locale, dict(house_names), variant) if edition else dict(house_names)
     return narrator(locale, names, None)
