@@ -13,6 +13,7 @@ from werkzeug.http import parse_cookie
 
 from companion.deduction.assistant import MODES as ASSISTANT_MODES
 from companion.deduction.assistant import check_mode
+from companion.language.boxes import boxes
 from companion.language.locales import LOCALES
 from companion.rules.edition import load_edition
 from companion.rules.errors import BadInput
@@ -22,13 +23,14 @@ from companion.table.commands import Configure, EndGame, NewGame, Resume, StartG
 from companion.table.enrolment import pieces_of
 from companion.table.house import MAX_NAME
 from companion.table.pairing import JOIN_PATH
-from companion.table.table import Table
+from companion.table.table import DEFAULT_EDITION, Table
 
 from .context import WebContext, context
 from .errors import wants_page
 from .guard import ApiError, client_address, csrf_token, json_body, pin_problem
 from .host_sessions import LINK_PATH
 from .language import COOKIE as LOCALE_COOKIE
+from .language import page_locale
 from .outcomes import answer
 
 blueprint = Blueprint("host", __name__)
@@ -132,6 +134,11 @@ def host_view() -> Response:
     overview["board"] = board_status(web, overview["link"], overview.pop("link_reason"))
     # Whether this host browser chose a language of its own; if not, its page follows the table's.
     overview["own_locale"] = bool(request.args.get("lang") or request.cookies.get(LOCALE_COOKIE))
+    # The boxes of names the table's locale offers for its edition, labelled in this page's language.
+    house = overview["house"]
+    overview["names_variant"] = house.get("names_variant")
+    overview["boxes"] = [box.as_dict(page_locale().language)
+                         for box in boxes(load_edition(overview["edition"] or DEFAULT_EDITION), house["locale"])]
     return jsonify(overview)
 
 
@@ -167,7 +174,7 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
     store = table.store
     return {
         "house": table.house.as_dict(), "locales": [{"tag": tag, "name": LOCALE_NAMES.get(tag, tag)} for tag in LOCALES],
-        "deck": _cards(edition, table.house.locale), "house_name_most": MAX_NAME,
+        "deck": _cards(edition, table.house.locale, table.house.names_variant), "house_name_most": MAX_NAME,
         "stage": table.stage, "game_id": table.game_id, "edition": edition,
         "phase": view.get("phase"), "turn": view.get("turn"), "problems": view.get("problems", []),
         "ready": view.get("ready"), "settings": dict(table.settings), "link": table.board.link,
@@ -180,12 +187,13 @@ def _overview(web: WebContext, table: Table, base: str) -> dict[str, Any]:
     }
 
 
-def _cards(edition_id: str | None, locale: str) -> dict[str, list[dict[str, str]]] | None:
-    """The cards the host may give house names: identity and the locale's own spelling, by kind (None: no game)."""
+def _cards(edition_id: str | None, locale: str, variant: str | None) -> dict[str, list[dict[str, str]]] | None:
+    """The cards the host may give house names: identity and the spelling of the locale's chosen box, by kind
+    (None: no game)."""
     if not edition_id:
         return None
     deck = load_edition(edition_id).deck
-    shown = spelled(edition_id, locale)  # without house names: the placeholder the name replaces
+    shown = spelled(edition_id, locale, None, variant)  # without house names: the placeholder the name replaces
     return {kind: [{"identity": card, "spelled": shown.get(card, card)} for card in cards]
             for kind, cards in (("suspects", deck.suspects), ("weapons", deck.weapons), ("rooms", deck.rooms))}
 
@@ -326,13 +334,16 @@ def settings() -> Response:
 
 @blueprint.post("/api/host/house")
 def house() -> tuple[Response, int]:
-    """The table's locale, its house names for cards (identity -> name) and speech, any of them."""
+    """The table's locale, its box of names (a box's id), its house names for cards (identity -> name) and
+    speech, any of them."""
     web = require_host()
-    body = json_body({"locale": str, "house_names": dict, "speech": bool})
-    if all(body.get(name) is None for name in ("locale", "house_names", "speech")):
-        raise ApiError(400, "bad_field", "Send locale, house_names or speech.")
-    # companion.table.house checks each name (a card of the game's edition, at most MAX_NAME characters)
+    fields = ("locale", "names_variant", "house_names", "speech")
+    body = json_body({"locale": str, "names_variant": str, "house_names": dict, "speech": bool})
+    if all(body.get(name) is None for name in fields):
+        raise ApiError(400, "bad_field", "Send locale, names_variant, house_names or speech.")
+    # companion.table.house checks each name (a card of the game's edition, at most MAX_NAME characters), the
+    # table the box (one the edition offers the locale: companion.language.boxes)
     outcome = web.call(Configure(locale=body.get("locale"), house_names=body.get("house_names"),
-                                 speech=body.get("speech")))
+                                 speech=body.get("speech"), names_variant=body.get("names_variant")))
     web.forget_house()
     return answer(outcome)

@@ -163,6 +163,7 @@
     viewKey: "",
     localesKey: "",
     namesKey: "",
+    boxesKey: "",
     loading: null,
     again: false,
     newOpen: null,    // the host unfolded (true) the new-game form; null: fold it while a game is on
@@ -298,9 +299,23 @@
       replace(select, locales.map((l) => el("option", {value: l.tag, lang: l.tag}, l.name)));
     }
     if (document.activeElement !== select) select.value = house.locale;
+    renderBoxes(host.boxes || [], host.names_variant || null);
     const speech = $("house-speech");
     if (document.activeElement !== speech) speech.checked = Boolean(house.speech);
     renderHouseNames(host.deck, house.house_names || {}, host.house_name_most || 40);
+  }
+
+  // The boxes of names the table's locale offers (German 1986, from the 1990s on...): a choice only when there are two.
+  function renderBoxes(boxes, chosen) {
+    const select = $("house-boxes");
+    const key = JSON.stringify(boxes);
+    if (key !== state.boxesKey) {
+      state.boxesKey = key;
+      replace(select, boxes.map((b) => el("option", {value: b.id}, b.label)));
+    }
+    $("house-boxes-field").classList.toggle("hidden", boxes.length < 2);
+    const current = boxes.find((b) => b.id === chosen) || boxes.find((b) => b.default);
+    if (current && document.activeElement !== select) select.value = current.id;
   }
 
   // One row per card: the locale's spelling, and the house name that replaces it (empty: none).
@@ -738,6 +753,7 @@
     });
     $("new-game").addEventListener("submit", openGame);
     $("house-locale").addEventListener("change", (event) => saveHouse({locale: event.target.value}));
+    $("house-boxes").addEventListener("change", (event) => saveHouse({names_variant: event.target.value}));
     $("house-speech").addEventListener("change", (event) => saveHouse({speech: event.target.checked}));
     $("house-names-form").addEventListener("submit", saveHouseNames);
     $("start-game").addEventListener("click", startGame);
