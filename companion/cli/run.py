@@ -12,8 +12,8 @@ describe a new game (``--edition`` of another edition, ``--seats``...) are
 never dropped: ``run`` asks whether to start that game instead, and without a
 terminal it does, leaving the unfinished one in the store.
 
-A setting given as an option lasts this run (``--locale``); ``--remember``
-keeps it for later starts, as choosing it on the host page does.
+A setting given as an option lasts this run (``--locale``, ``--names``);
+``--remember`` keeps it for later starts, as choosing it on the host page does.
 """
 
 from __future__ import annotations
@@ -30,10 +30,13 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from companion.language import parse_locale
+from companion.language import DEFAULT, parse_locale
+from companion.language.boxes import add_names_argument, resolve_variant
+from companion.language.locales import LOCALES
 from companion.rules.edition import Edition, load_edition
 from companion.rules.errors import ClueError
 from companion.rules.setup import check_seats
+from companion.rules.spelling import spelling
 from companion.table.announcer import Announcer
 from companion.table.commands import Configure
 from companion.table.pairing import SETTING as TOKENS_SETTING
@@ -41,7 +44,7 @@ from companion.table.pairing import Pairing
 from companion.table.store import GameSummary, Store
 
 from .log_lines import setup_logging
-from .names import match_name
+from .names import UnclearName, match_name
 from .table_settings import TableSettings
 from .terminal import is_terminal
 from .where import (
@@ -125,8 +128,10 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--locale", help="the table's language and card names for this run, e.g. en-GB, de-DE "
                      "(default: the config's [table] locale, else as last chosen on the host page or kept with "
                      "--remember, else en-US)")
+    add_names_argument(run)
     run.add_argument("--remember", action="store_true",
-                     help="keep this run's --locale for later starts (as choosing it on the host page does)")
+                     help="keep this run's --locale and --names for later starts (as choosing them on the host page "
+                     "does)")
     run.add_argument("--speech", action="store_true",
                      help="speak the first game's announcements on the audio output (each game: the host page's "
                      "toggle; with --mock they are logged as 'say' events)")
@@ -165,8 +170,8 @@ def _run(args: argparse.Namespace) -> int:
             if args.mock and hasattr(rig, "board"):
                 say(f"clue-companion: virtual board on {rig.board.port}")
             with _web(rig, pairing, config, args, store_at.path, pin), _announcer(rig, mock=args.mock):
-                if args.locale is not None:
-                    _set_locale(rig, args.locale, remember=args.remember)
+                if args.locale is not None or args.names_variant is not None:
+                    _set_locale(rig, args.locale, args.names_variant, remember=args.remember)
                 _begin(rig, store, pairing, args, seats)
                 if args.speech:  # a resumed game too (a new one opened with speech on already)
                     _check(rig.session.call(Configure(speech=True)), "turn speech on")
@@ -184,7 +189,7 @@ def _checked(args: argparse.Namespace, table: TableSettings = TableSettings()) -
     ``table``: the config's ``[table]`` locale and edition, used where --locale and --edition are not given.
     """
     _check_pin(args.pin)
-    if args.remember and args.locale is None:
+    if args.remember and args.locale is None and args.names is None:
         raise RunError("--remember keeps this run's --locale: add --locale, e.g. --locale de-DE")
     # Which new-game options were typed, before their defaults fill in: resuming must not drop them unasked.
     args.new_game_options = [flag for name, flag in NEW_GAME_OPTIONS.items()
@@ -207,22 +212,54 @@ def _checked(args: argparse.Namespace, table: TableSettings = TableSettings()) -
             args.locale = parse_locale(args.locale).tag
         except ClueError as err:
             raise RunError("--locale: {problem}", problem=err) from None
+    args.names_variant = _names_variant(edition, args.locale, args.names)
     if args.no_bonus_cards and edition.bonus is None:
         raise RunError(f"--no-bonus-cards: {edition.name} has no bonus cards to leave out")
     if not args.seats:
         return tuple(edition.deck.suspects[:DEFAULT_SEATS])
+    names = spelling(edition, args.locale or DEFAULT, variant=args.names_variant or None)
     try:
-        return check_seats(edition, tuple(_suspect(edition, typed) for typed in args.seats.split(",")))
+        return check_seats(edition, tuple(_suspect(edition, typed, names) for typed in args.seats.split(",")))
     except ClueError as err:
         raise RunError(f"--seats: {err}") from None
 
 
-def _suspect(edition: Edition, typed: str) -> str:
-    """A seat as typed: a suspect's name or alias, else any unique part of it, as at the console ("scarlet")."""
+def _names_variant(edition: Edition, locale: str | None, text: str | None) -> str | None:
+    """``--names`` as the table takes it: a box's suffix, "" for the locale's own names, None when not given.
+
+    Without --locale the table's stored locale decides, known only once the store is open: a box any
+    locale has is let through here, and the table checks it against its locale then.
+    """
+    if text is None:
+        return None
+    try:
+        return resolve_variant(edition, locale or DEFAULT, text) or ""
+    except ClueError as err:
+        problem = err
+    if locale is None:
+        for tag in LOCALES:
+            try:
+                return resolve_variant(edition, tag, text) or ""
+            except ClueError:
+                continue
+    raise RunError("--names: {problem}", problem=problem)
+
+
+def _suspect(edition: Edition, typed: str, names: dict[str, str]) -> str:
+    """A seat as typed: a suspect's name or alias, else any unique part of the run's locale's name of it
+    ("gloria"), else of its US name, as at the console ("scarlet"). ``names``: identity -> the locale's name."""
     try:
         return edition.deck.resolve(typed.strip(), "suspect")
     except ClueError:
-        return match_name(typed, edition.deck.suspects, "suspect")
+        pass
+    local = {names.get(suspect, suspect): suspect for suspect in edition.deck.suspects}
+    for candidates in (local, {suspect: suspect for suspect in edition.deck.suspects}):
+        try:
+            return candidates[match_name(typed, candidates, "suspect")]
+        except UnclearName as err:
+            if err.ambiguous:
+                raise
+    raise UnclearName(f"unknown suspect {typed.strip()!r}; valid: {', '.join(local)}")
 
 
 def _check_name(name: str | None, config_at: Chosen | None) -> None:
@@ -423,11 +460,18 @@ def _edition_name(edition: str) -> str:
         return edition
 
 
-def _set_locale(rig: MockTable, locale: str, *, remember: bool) -> None:
-    """This run's locale; kept for later starts only with ``--remember`` (the store keeps the one chosen on purpose)."""
-    _check(rig.session.call(Configure(locale=locale, keep=remember)), "set the locale")
-    if remember:
+def _set_locale(rig: MockTable, locale: str | None, variant: str | None, *, remember: bool) -> None:
+    """This run's locale and box of names (``variant``: "" for the locale's own); kept for later starts only with
+    ``--remember`` (the store keeps the ones chosen on purpose)."""
+    if variant is None:
+        _check(rig.session.call(Configure(locale=locale, keep=remember)), "set the locale")
+    else:
+        _check(rig.session.call(Configure(locale=locale, names_variant=variant, keep=remember)),
+               "set the locale and box of names")
+    if remember and locale is not None:
         say(f"clue-companion: locale {locale} kept for later starts (--remember)")
+    if remember and variant is not None:
+        say(f"clue-companion: box of names {variant or 'the usual one'} kept for later starts (--remember)")
 
 
 def say(line: str, stream: IO[str] | None = None) -> None:
