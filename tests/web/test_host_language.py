@@ -81,11 +81,13 @@ def test_the_house_route_changes_the_tables_choices_and_refuses_in_words(tmp_pat
         open_game(session)
         app = make_app(session)
         host = host_browser(app)
-        assert host.json("/api/host")["house"] == {"locale": "en-US", "house_names": {}, "speech": False}
+        assert host.json("/api/host")["house"] == {"locale": "en-US", "house_names": {}, "speech": False,
+                                                 "names_variant": None}
         answer = host.post("/api/host/house", {"locale": "fr", "house_names": {"Mr. Green": "Tonton"}, "speech": True})
         assert answer.status_code == 200, answer.get_json()
         overview = host.json("/api/host")
-        assert overview["house"] == {"locale": "fr-FR", "house_names": {"Mr. Green": "Tonton"}, "speech": True}
+        assert overview["house"] == {"locale": "fr-FR", "house_names": {"Mr. Green": "Tonton"}, "speech": True,
+                                     "names_variant": None}
         # the placeholder is the locale's own spelling, not the house name
         assert {"identity": "Mr. Green", "spelled": spelled("classic", "fr-FR")["Mr. Green"]} in overview["deck"]["suspects"]
         refused(host.post("/api/host/house", {"locale": "xx"}), 400, "bad_input")

@@ -196,7 +196,7 @@ class Everyone:
                 with Stream(phone.client, "/events/seat") as stream:
                     views.append((seat, stream.view()))
             board = self.screen.json("/api/board")
-            assert set(board) == {"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "spots", "words", "suspects"}
+            assert set(board) == {"edition", "name", "width", "height", "svg", "places", "squares", "rooms", "room_names", "spots", "words", "suspects"}
             assert self._page(self.screen, "/") == self.pages[None]  # the page itself carries no game data
             for seat, phone in self.phones.items():
                 assert self._page(phone, "/seat") == self.pages[seat]
