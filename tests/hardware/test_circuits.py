@@ -12,6 +12,7 @@ import functools
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,19 +50,36 @@ def _netlist_parts(path: Path) -> Counter[str]:
     return Counter(chunk.split('"')[1] for chunk in text.split("(part ")[1:])
 
 
+Built = Callable[[int, tuple[int, ...]], tuple[BuildResult, Path]]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """Each build's outputs (10 handhelds), built once for the tests that read them (a build takes seconds)."""
+    results: dict[tuple[int, tuple[int, ...]], tuple[BuildResult, Path]] = {}
+
+    def get(readers: int, seats: tuple[int, ...]) -> tuple[BuildResult, Path]:
+        if (readers, seats) not in results:
+            folder = tmp_path_factory.mktemp(f"build-{readers}")
+            results[(readers, seats)] = build(folder, BoardSpec(readers, seats), handhelds=10), folder
+        return results[(readers, seats)]
+
+    return get
+
+
 @pytest.mark.parametrize(
     ("readers", "seats", "decoders"),
     [(16, CLASSIC_SEATS, 0), (29, CLASSIC_SEATS, 2), (17, CLASSIC_SEATS, 0), (18, (), 2), (3, (), 0)],
 )
 def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
-    tmp_path: Path, readers: int, seats: tuple[int, ...], decoders: int
+    built: Built, readers: int, seats: tuple[int, ...], decoders: int
 ) -> None:
-    result = build(tmp_path, BoardSpec(readers, seats), handhelds=10)
+    result, folder = built(readers, seats)
 
     for circuit in result.circuits:
         print(circuit.name, "ERC warnings:", circuit.erc.warnings)  # listed, not failed on
     assert result.erc_errors == []
-    board = _netlist_parts(tmp_path / "board.net")
+    board = _netlist_parts(folder / "board.net")
     assert board["RC522_module"] == readers
     assert board["74LVC1G125"] == readers  # one MISO buffer per reader
     assert board["74HC154"] == decoders
@@ -74,13 +92,13 @@ def test_every_circuit_passes_erc_and_writes_netlists_and_bom(
     assert _quantity(rows, "board", "33") == 3 * readers  # SCK, MOSI, CS of each reader
     assert _quantity(rows, "board", "74LVC1G125") == readers
     assert _quantity(rows, "board", "74HC154") == decoders
-    assert _netlist_parts(tmp_path / "handheld_hub.net")["TCA9548A"] == 2
-    handheld = _netlist_parts(tmp_path / "handheld.net")
+    assert _netlist_parts(folder / "handheld_hub.net")["TCA9548A"] == 2
+    handheld = _netlist_parts(folder / "handheld.net")
     assert (handheld["MCP23008"], handheld["SW_Push"], handheld["SSD1306_OLED_module"]) == (1, 4, 1)
 
 
-def test_the_bom_prices_a_line_only_with_a_dated_source_and_totals_the_priced_lines(tmp_path: Path) -> None:
-    result = build(tmp_path, BoardSpec(29, CLASSIC_SEATS), handhelds=10)
+def test_the_bom_prices_a_line_only_with_a_dated_source_and_totals_the_priced_lines(built: Built) -> None:
+    result, _ = built(29, CLASSIC_SEATS)
     rows = _bom_rows(result)
 
     assert rows and all(r["mpn"] and r["price_source"] for r in rows)
@@ -115,9 +133,13 @@ class BoardView(NamedTuple):
     values: dict[str, str]
 
 
-@functools.cache
 def _board(readers: int, seats: tuple[int, ...] = ()) -> BoardView:
     """The board of ``readers`` readers, built once per build for the tests that only read it."""
+    return _built_board(readers, seats)  # one cache key whether ``seats`` is given or not
+
+
+@functools.cache
+def _built_board(readers: int, seats: tuple[int, ...]) -> BoardView:
     circuit = build_board(BoardSpec(readers, seats))
     nets: dict[str, str] = {}
     members: dict[str, list[str]] = {}
