@@ -4,6 +4,7 @@ qemu's unix socket and prints its output; exits with the command's status (124: 
 
   agent_client.py SOCKET TIMEOUT COMMAND"""
 import json
+import os
 import socket
 import sys
 import time
@@ -15,21 +16,31 @@ def main(argv: list[str]) -> int:
         return 2
     path, timeout, command = argv[1], float(argv[2]), argv[3]
     deadline = time.monotonic() + timeout + 5
+    # An id per request: a reply to an earlier request that timed out (the guest still
+    # answers it once its agent starts) waits in the socket and must be skipped.
+    ident = os.urandom(8).hex()
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(5)
             conn.connect(path)
-            conn.sendall(json.dumps({"command": command, "timeout": timeout}).encode() + b"\n")
+            conn.sendall(json.dumps({"id": ident, "command": command, "timeout": timeout}).encode() + b"\n")
             received = b""
-            while b"\n" not in received:
-                conn.settimeout(max(0.1, deadline - time.monotonic()))
-                chunk = conn.recv(65536)
-                if not chunk:
-                    return 124
-                received += chunk
+            while True:
+                while b"\n" not in received:
+                    conn.settimeout(max(0.1, deadline - time.monotonic()))
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return 124
+                    received += chunk
+                line, received = received.split(b"\n", 1)
+                try:
+                    reply = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(reply, dict) and reply.get("id") == ident:
+                    break
     except (OSError, TimeoutError):
         return 124
-    reply = json.loads(received.split(b"\n", 1)[0])
     sys.stdout.write(reply["output"])
     return int(reply["rc"])
 
