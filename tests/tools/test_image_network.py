@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ echo "iw $*" >>"$FAKE_LOG"
 """
 
 
-def run(tmp_path: Path, network: dict | None, *, wifi: bool, join: bool = False) -> tuple[dict, str]:
+def run(tmp_path: Path, network: dict[str, Any] | None, *, wifi: bool, join: bool = False) -> tuple[dict[str, Any], str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     for name, text in (("nmcli", NMCLI), ("ip", IP), ("iw", IW)):
@@ -86,7 +87,7 @@ def test_a_wifi_out_of_reach_falls_back_to_the_hotspot_in_bounded_time(tmp_path:
 
 
 @pytest.mark.parametrize("network", [None, {"wifi": None, "hotspot": {"ssid": "", "password": "short"}}])
-def test_without_a_usable_network_json_the_hotspot_still_opens(tmp_path: Path, network: dict | None) -> None:
+def test_without_a_usable_network_json_the_hotspot_still_opens(tmp_path: Path, network: dict[str, Any] | None) -> None:
     reach, calls = run(tmp_path, network, wifi=True)
     assert reach["mode"] == "hotspot" and reach["ssid"].startswith("CLUE-")
     assert len(reach["password"]) >= 8
