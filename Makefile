@@ -24,7 +24,8 @@ export CLUE_PICO_CACHE
 # browser and servers start once. Three on two cores: the suite waits on browsers, servers and subprocesses
 # about half the time (measured: pytest 5:31 with 2, 4:22 with 3, on this project's 2-core machine)
 WORKERS ?= 3
-PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile
+# Files are handed out in the order conftest.py sorts them (slow ones first), not by their number of tests.
+PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 # Python may cache what it compiles (and pytest its rewritten test modules) even where the shell says not to:
 # the workers and the next run import them instead of compiling every module again
 unexport PYTHONDONTWRITEBYTECODE
