@@ -213,4 +213,4 @@ def board_words(tag: str) -> dict[str, str]:
     from companion.rules.edition import load_edition
     from web.table import _words
 
-    return _words(load_edition("classic"), tag, ())
+    return _words(load_edition("classic"), tag, (), None)
