@@ -327,10 +327,14 @@ check_after_cut() {  # N: the file system, the store and the game after cut N
         return 1
     fi
     agent 20 'findmnt -no OPTIONS /' | grep -q '^rw' || { echo "the root is not mounted read-write"; return 1; }
+    local root=clean verdict status=0
+    if grep -q "recovering journal" "$WORK/fsck-$n.txt"; then root="journal replayed by fsck"; fi
+    if grep -q "FILE SYSTEM WAS MODIFIED" "$WORK/fsck-$n.txt"; then root="repaired by fsck"; fi
     store_record >"$WORK/store-$n.json" || { echo "could not read the store"; return 1; }
-    python3 "$TESTDIR/compare_record.py" "$WORK/store-$n.json" "$WORK/acks.log" "$WORK/acks.log.inflight" "$n" \
-        >>"$WORK/cuts.txt" || { tail -1 "$WORK/cuts.txt"; return 1; }
-    tail -1 "$WORK/cuts.txt"
+    verdict=$(python3 "$TESTDIR/compare_record.py" "$WORK/store-$n.json" "$WORK/acks.log" \
+        "$WORK/acks.log.inflight" "$n") || status=1
+    echo "$verdict; root file system: $root" | tee -a "$WORK/cuts.txt"
+    ((status == 0)) || return 1
     # The acknowledged list now includes the action in flight if the store kept it.
     python3 "$TESTDIR/compare_record.py" --adopt "$WORK/store-$n.json" "$WORK/acks.log" "$WORK/acks.log.inflight"
 }
