@@ -4,6 +4,7 @@
 #   make test   set up .venv and run the type check and the whole test suite (in parallel: WORKERS=3 processes)
 #   make test-pico  the board twin's tests alone (the real firmware on MicroPython's rp2 port on an emulated
 #               RP2040); fails when the image is missing: build it first with tools/build-pico-image.sh
+#   make test-image  the Pi card image built and booted under qemu (root; 30-45 minutes), as CI runs it after make test
 #   make check  the inner loop: the type check and the fast tests (conftest.py marks the browser, firmware,
 #               subprocess and real-server tests slow and leaves them to make test), in under a minute
 # Needs python3 (with venv; on Debian: apt install python3-venv), make, and for the
@@ -30,7 +31,7 @@ PYTEST := $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscop
 # the workers and the next run import them instead of compiling every module again
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test test-pico check typecheck bench screenshots clean
+.PHONY: run test test-pico test-image check typecheck bench screenshots clean
 
 $(BIN)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) || { echo "python3 -m venv failed: on Debian or Raspberry Pi OS run 'sudo apt install python3-venv'"; exit 1; }
@@ -66,6 +67,12 @@ test: typecheck $(FIRMWARE_NODE) $(PAGES_NODE) $(PICO_NODE)
 
 test-pico: $(BIN)/.installed $(FIRMWARE_NODE) $(PICO_NODE)
 	CLUE_PICO_REQUIRED=1 $(PYTEST) tests/pico tests/firmware/test_fw_pinmap.py
+
+# The Raspberry Pi card image built (tools/build-image.sh) and booted under qemu-system-aarch64: the hardened
+# service, a phone's turn, the virtual board as a USB ACM device, doctor, ten power cuts (tools/test-image-qemu.sh;
+# as root: it installs its own host packages; about 27 min with the base system cached, 45 from nothing)
+test-image: $(BIN)/.installed
+	tools/test-image-qemu.sh
 
 check: typecheck
 	$(PYTEST) -m "not slow"

@@ -68,9 +68,9 @@ class PiCamera:
 
     def open(self) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]  # the pi extra; only on a Pi
+            from picamera2 import Picamera2  # type: ignore[import-not-found]  # the picamera extra; only on a Pi
         except ImportError:
-            raise CameraGone("picamera2 is not installed: pip install 'clue-companion[pi]' on the Pi "
+            raise CameraGone("picamera2 is not installed: pip install 'clue-companion[pi,picamera]' on the Pi "
                              "(or sudo apt install python3-picamera2)") from None
         try:
             camera = Picamera2(self.number)

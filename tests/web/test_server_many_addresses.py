@@ -36,7 +36,7 @@ from web.serve import CONNECTIONS, PER_ADDRESS
 ADDRESSES = [f"127.0.0.{number}" for number in range(2, 66)]
 POLLS = 300
 CALM_POLLS = 100
-P99_MS = 250.0  # the benchmark's target is 100 ms; see the module docstring
+P99_MS = 1000.0  # the finding was 5,005 ms (timeouts); the 100 ms target is the benchmark's (module docstring): a loaded CI machine is slow, not wrong
 KEEPALIVE = 0.25  # seconds between the streams' keepalive comments
 ATTACK_WAIT = 2.0  # the longest the attacker waits for one answer
 
