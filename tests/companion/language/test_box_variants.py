@@ -9,14 +9,14 @@ picks the box whose names a locale shows.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from written_records import written_as
 
 from companion.cli.main import main
 from companion.language.boxes import boxes, boxes_by_locale, resolve_variant
@@ -37,23 +37,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def written_as(names: dict[str, str], folder: Path, record: Path = SAMPLE) -> Path:
-    """The record with every card and seat written as ``names`` says."""
-    def local(value: Any) -> Any:
-        if isinstance(value, str):
-            return names.get(value, value)
-        if isinstance(value, list):
-            return [local(item) for item in value]
-        if isinstance(value, dict):
-            return {local(key): local(item) for key, item in value.items()}
-        return value
-    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines() if line.strip()]
-    out = folder / "written.jsonl"
-    out.write_text("".join(json.dumps({k: v if k in ("type", "edition") else local(v) for k, v in line.items()},
-                                      ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
-    return out
-
-
 SPELLINGS = {
     "German box from the 1990s on": spelled("classic", "de-DE", variant="1990s"),
     "current Spanish box": spelled("classic", "es-ES", variant="current"),
@@ -70,7 +53,7 @@ SPELLINGS = {
 @pytest.mark.parametrize("spelling", SPELLINGS)
 def test_a_record_in_any_published_spelling_replays_to_the_same_events(spelling: str, tmp_path: Path,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    record = written_as(SPELLINGS[spelling], tmp_path)
+    record = written_as(SAMPLE, SPELLINGS[spelling], tmp_path / "written.jsonl")
     assert record.read_text(encoding="utf-8") != SAMPLE.read_text(encoding="utf-8")
     code, ours, err = run(capsys, "replay", str(record))
     assert (code, err) == (0, "")

@@ -4,12 +4,13 @@ and es, and ``--speak`` writes it as speech."""
 
 from __future__ import annotations
 
-import json
 import wave
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from written_records import written_as
 
 from companion.cli.main import main
 from companion.language import LOCALES
@@ -31,19 +32,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def twin(record: Path, names: dict[str, str], folder: Path) -> Path:
     """The record with every card and seat written as ``names`` says (identity -> local name)."""
-    def local(value: Any) -> Any:
-        if isinstance(value, str):
-            return names.get(value, value)
-        if isinstance(value, list):
-            return [local(item) for item in value]
-        if isinstance(value, dict):
-            return {local(key): local(item) for key, item in value.items()}
-        return value
-    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines() if line.strip()]
-    out = folder / f"{record.stem}-twin.jsonl"
-    out.write_text("".join(json.dumps({k: v if k in ("type", "edition") else local(v) for k, v in line.items()},
-                                      ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
-    return out
+    return written_as(record, names, folder / f"{record.stem}-twin.jsonl")
 
 
 def test_the_sample_has_mr_green_and_the_wrench() -> None:
