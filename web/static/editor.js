@@ -362,16 +362,13 @@
     return state.roomNames[name] || name;
   }
 
-  // The installed edition's room names as its board drawing writes them in this page's locale.
-  async function loadRoomNames(id) {
-    state.roomNames = {};
+  // The installed edition's room names as its board drawing writes them in this page's locale; none if the
+  // drawing cannot be had (the names then stay as they are).
+  async function drawnRoomNames(id) {
     try {
       const drawn = await getJSON("/api/board?edition=" + encodeURIComponent(id));
-      if (state.saved === id || (state.doc && state.doc.id === id)) {
-        state.roomNames = drawn.room_names || {};
-        renderOverlay();
-      }
-    } catch (err) { /* the names as they are */ }
+      return drawn.room_names || {};
+    } catch (err) { return {}; }
   }
 
   // Door bars (on the sides a door opens, as the board drawing shows them), passages, joins, names.
@@ -803,14 +800,14 @@
     if (state.doc) $("ed-base").value = state.doc.base || "classic";
   }
 
-  function open(doc, savedId, status) {
+  function open(doc, savedId, status, roomNames = {}) {
     state.doc = normalise(doc);
     state.undo = [];
     state.redo = [];
     state.saved = savedId;
     state.pick = null;
     state.highlight = null;
-    state.roomNames = {};
+    state.roomNames = roomNames;
     state.sideKey = state.cardsKey = "";
     state.cells = [];
     tidy();
@@ -823,12 +820,12 @@
     const id = $("open-edition").value;
     if (!id) return;
     await busy($("open-button"), async () => {
-      const doc = await getJSON(`${API}/edition/${encodeURIComponent(id)}`);
+      // Both before the first drawing, so the labels never show in English first.
+      const [doc, roomNames] = await Promise.all([getJSON(`${API}/edition/${encodeURIComponent(id)}`), drawnRoomNames(id)]);
       const edition = state.editions.find((e) => e.id === id);
       const savedId = edition && edition.source !== "bundled" ? id : null;
       open(doc, savedId, savedId ? _("Editing {edition}. Saving under the same id replaces your copy.", {edition: doc.name || id})
-        : _("Editing {edition}. Saving under the same id saves a correction.", {edition: doc.name || id}));
-      loadRoomNames(id);
+        : _("Editing {edition}. Saving under the same id saves a correction.", {edition: doc.name || id}), roomNames);
     });
   }
 
