@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, Response, g, request
 from companion.language import Locale, parse_locale, say
 from companion.language.areas import PAGE_AREAS
 from companion.language.catalogues import messages
+from companion.language.grammar import page_forms
 from companion.language.locales import LOCALES
 from companion.rules.errors import ClueError
 from companion.table.wording import Wording
@@ -96,13 +97,15 @@ def told(err: ClueError) -> str:
 
 @blueprint.get("/i18n/<tag>.js")
 def script(tag: str) -> Response:
-    """``window.CLUE_I18N``: the locale and its translated page messages (English pages get none)."""
+    """``window.CLUE_I18N``: the locale, its translated page messages (English pages get none) and the
+    forms of the names those messages ask for ({seat:the}, {room:de}: companion/language/grammar.py)."""
     try:
         locale = parse_locale(tag)
     except ClueError:
         return Response("/* unknown locale */", status=404, mimetype="text/javascript")
+    said = messages(locale.language, PAGE_AREAS)
     data: dict[str, Any] = {"locale": locale.tag, "language": locale.language, "locales": list(LOCALES),
-                            "messages": messages(locale.language, PAGE_AREAS)}
+                            "messages": said, "names": page_forms(locale.language, said.values())}
     body = "window.CLUE_I18N = " + json.dumps(data, ensure_ascii=True, separators=(",", ":")) + ";\n"
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "public, max-age=300"

@@ -21,6 +21,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from .grammar import named
+
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es")
 ROOT = Path(__file__).resolve().parent.parent / "locales"
 
@@ -54,9 +56,10 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def say(language: str, message: str, **args: object) -> str:
-    """``message`` translated into ``language``, its ``{placeholders}`` filled from ``args``."""
+    """``message`` translated into ``language``, its ``{placeholders}`` filled from ``args``; a name may be
+    asked for in a form (``{seat:the}``, ``{room:de}``: grammar.py), as the page scripts do."""
     text = translations(language).gettext(message)
-    return text.format(**args) if args else text
+    return text.format(**named(language, args)) if args else text
 
 
 @cache

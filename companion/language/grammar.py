@@ -33,7 +33,8 @@ without an article and agrees as masculine, unless it is a person it knows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
 Form = tuple[str, str]  # the name with its article (as inside a sentence), and its gender: "m", "f", "n" or "pl"
@@ -164,9 +165,10 @@ def name(language: str, text: str) -> Name:
 
 
 def named(language: str, values: Mapping[str, Any], fields: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """``values`` with each string (or each of ``fields``) made a :class:`Name`, for a template's placeholders."""
-    return {key: name(language, value) if isinstance(value, str) and (fields is None or key in fields) else value
-            for key, value in values.items()}
+    """``values`` with each string (or each of ``fields``) made a :class:`Name`, for a template's placeholders;
+    a :class:`Name` already made (a place with its own form: "la casilla h24") stays as it is."""
+    return {key: name(language, value) if isinstance(value, str) and not isinstance(value, Name)
+            and (fields is None or key in fields) else value for key, value in values.items()}
 
 
 ARTICLE_GENDERS: dict[str, dict[str, str]] = {
@@ -183,3 +185,28 @@ def gender_of(language: str, form: str) -> str:
     ('n', 'f', 'm')
     """
     return ARTICLE_GENDERS.get(language, {}).get(form.split(" ", 1)[0].casefold(), "m")
+
+
+SPEC = re.compile(r"\{\w+(?:![rs])?:([^{}|]+)\}")
+UNKNOWN = "%s"  # where an unknown name goes in page_forms' "unknown" patterns
+
+
+def page_forms(language: str, texts: Iterable[str]) -> dict[str, Any]:
+    """What a page script needs to word names as :class:`Name` does in ``texts`` (translated messages).
+
+    ``forms``: each name this module knows in ``language``, in every form the texts ask for
+    (``{"Señorita Amapola": {"de": "de la señorita Amapola", ...}}``); ``genders``: each one's gender,
+    for the choices (``{seat:éliminé|éliminée}``); ``unknown``: the form of a name it does not know (a
+    house name), with :data:`UNKNOWN` where the name goes. Worded here, so the script holds no grammar.
+
+    >>> page_forms("es", ["Sospecha {seat:de}"])["forms"]["Coronel Rubio"], page_forms("es", ["{seat:de}"])["unknown"]
+    ({'de': 'del coronel Rubio'}, {'de': 'de %s'})
+    """
+    specs = sorted({spec for text in texts for spec in SPEC.findall(text) if spec[:1].isalpha() and spec != "s"})
+    if language not in FORMS or not specs:
+        return {"forms": {}, "genders": {}, "unknown": {}}
+    names = sorted(set(FORMS[language]) | set(PEOPLE))
+    marker = "\x00"
+    return {"forms": {text: {spec: format(name(language, text), spec) for spec in specs} for text in names},
+            "genders": {text: name(language, text).gender for text in names},
+            "unknown": {spec: format(Name(marker, language), spec).replace(marker, UNKNOWN) for spec in specs}}

@@ -15,6 +15,7 @@ from pages import assert_accessible, wait_until
 from companion.language import parse_locale
 from companion.language.areas import WEB_AREAS
 from companion.language.catalogues import messages
+from companion.language.grammar import named
 from companion.rules.actions import Move, Roll, Suggest
 from companion.table.commands import NewGame, Play, StartGame
 from companion.table.session import Session, Table
@@ -130,8 +131,9 @@ def test_nothing_focused_is_hidden_on_the_moving_phone(browser: Any, moving: Ser
 
 def shown(tag: str, message: str, **args: object) -> str:
     """``message`` as the page's scripts say it in ``tag``'s language (/i18n/TAG.js)."""
-    text = messages(parse_locale(tag).language, WEB_AREAS).get(message, message)
-    return text.format(**args) if args else text
+    language = parse_locale(tag).language
+    text = messages(language, WEB_AREAS).get(message, message)
+    return text.format(**named(language, args)) if args else text  # names in the forms the page gives them
 
 
 def after_the_cards(page: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from web_fixtures import scarlet_suggests_in_the_lounge
 from companion.language import parse_locale, say
 from companion.language.areas import WEB_AREAS
 from companion.language.catalogues import messages
+from companion.language.grammar import named
 from companion.rules.actions import Move
 from companion.rules.spelling import spelled
 from companion.table.commands import Configure, NewGame, Play, StartGame
@@ -89,7 +90,7 @@ def name(tag: str, identity: str) -> str:
 def shown(language: str, message: str, **args: object) -> str:
     """``message`` as the page's scripts say it (their messages: /i18n/TAG.js); templates use ``say``."""
     text = messages(language, WEB_AREAS).get(message, message)
-    return text.format(**args) if args else text
+    return text.format(**named(language, args)) if args else text  # names in the forms the page gives them
 
 
 def dock_title(page: Any) -> str:

@@ -11,12 +11,25 @@ const Clue = (() => {
   function _(text, args) {
     const said = i18n.messages[text] || text;
     if (!args) return said;
-    // A name form ({seat:the}, {room:de}: companion/language/grammar.py) is worded in Python; here the
-    // plain name stands, and a choice ({seat:éliminé|éliminée}) takes its first form.
     return said.replace(/\{(\w+)(?:![rs])?(?::([^{}]*))?\}/g, (all, key, spec) => {
       if (!(key in args)) return all;
-      return spec && spec.includes("|") ? spec.split("|")[0] : String(args[key]);
+      return spec ? nameForm(String(args[key]), spec) : String(args[key]);
     });
+  }
+
+  // A name as a message asks for it: {seat:the}, {room:de}, {seat:éliminé|éliminée}. The forms come worded
+  // from the server (companion/language/grammar.py page_forms), for the names it knows and, with "%s" for
+  // the name, for any other (a house name); a choice takes the form of the name's gender.
+  function nameForm(text, spec) {
+    const names = i18n.names || {forms: {}, genders: {}, unknown: {}};
+    if (spec.includes("|")) {
+      const choices = spec.split("|"), index = {f: 1, pl: 2}[names.genders[text]] || 0;
+      return index < choices.length ? choices[index] : choices[Math.min(1, choices.length - 1)];
+    }
+    const known = names.forms[text];
+    if (known && known[spec] !== undefined) return known[spec];
+    const pattern = names.unknown[spec];
+    return pattern === undefined ? text : pattern.replace("%s", () => text);
   }
 
   // A sentence from the companion: a plain string, or {template, args, text} worded in this page's
@@ -227,5 +240,5 @@ const Clue = (() => {
     return [String(text).slice(0, found.index), ...where(found[1], words), ...placeText(rest, words)];
   }
 
-  return {_, sentence, cardName, localized, i18n, post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
+  return {_, nameForm, sentence, cardName, localized, i18n, post, getJSON, stream, applyDelta, el, replace, toast, busy, csrf, where, placeText, squareName, squarePosition};
 })();

@@ -67,17 +67,32 @@
   const p = (...children) => E("p", {}, ...children);
   const b = (text) => E("strong", {}, text);
   // A translated sentence whose {placeholders} are elements or text: _("{seat} showed you:") with the seat in bold.
+  // A placeholder may ask for a form of its name ({seat:the}, {room:de}, {seat:éliminé|éliminée}: Clue.nameForm).
   function say(text, parts) {
     const out = [];
     let at = 0;
-    for (const found of text.matchAll(/\{(\w+)\}/g)) {
+    for (const found of text.matchAll(/\{(\w+)(?::([^{}]*))?\}/g)) {
       out.push(text.slice(at, found.index));
       // A part may be several nodes (a place in words, its grid code in small type after it).
-      out.push(...[].concat(found[1] in parts ? parts[found[1]] : found[0]));
+      out.push(...[].concat(found[1] in parts ? formed(parts[found[1]], found[2]) : found[0]));
       at = found.index + found[0].length;
     }
     out.push(text.slice(at));
     return out.filter((part) => part !== "");
+  }
+  // A part in the form its placeholder asks for: a name as text, or an element holding only a name (the
+  // form goes inside it: <strong>la señorita Amapola</strong>); a choice of words is plain text.
+  function formed(part, spec) {
+    if (!spec) return part;
+    if (typeof part === "string") return Clue.nameForm(part, spec);
+    if (part instanceof Node && part.childNodes.length === 1 && part.firstChild.nodeType === Node.TEXT_NODE) {
+      const form = Clue.nameForm(part.textContent, spec);
+      if (spec.includes("|")) return form;
+      const copy = part.cloneNode(true);
+      copy.textContent = form;
+      return copy;
+    }
+    return part;
   }
   const colourOf = (name) => (typeof ClueBoard !== "undefined" && ClueBoard.colourOf ? ClueBoard.colourOf(name) : "#a9adb8");
   // A suspect's colour as a CSS variable (set through the CSSOM, not a style attribute).
