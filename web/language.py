@@ -78,7 +78,7 @@ def _keep_choice(response: Response) -> Response:
     page = not request.path.startswith(("/api/", "/events/", "/i18n/", "/static/"))
     if wanted and page and not _follows_table() and response.status_code < 400:
         try:
-            tag = parse_locale(wanted).tag
+            tag = parse_locale(wanted).exact  # "de-AT" stays de-AT for <html lang>; it reads as de-DE
         except ClueError:
             return response
         response.set_cookie(COOKIE, tag, max_age=COOKIE_AGE, samesite="Strict", httponly=True)

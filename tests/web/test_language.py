@@ -45,6 +45,14 @@ def test_pages_follow_the_table_until_a_phone_chooses(app: Flask, session: Sessi
     assert html_lang(phone.get("/").get_data(as_text=True)) == "fr-FR"  # the shared screen follows the table
 
 
+def test_a_phone_that_chose_austrian_german_stays_de_at(app: Flask) -> None:
+    phone = Browser(app)
+    chosen = phone.get("/host?lang=de-at")
+    assert "clue_locale=de-AT" in chosen.headers.get("Set-Cookie", "")  # the tag as asked, written as tags are
+    later = phone.get("/host").get_data(as_text=True)
+    assert html_lang(later) == "de-AT" and "Anmelden" in later  # de-DE's words under the tag asked for
+
+
 def test_an_unknown_locale_is_ignored_not_an_error(app: Flask) -> None:
     browser = Browser(app)
     page = browser.get("/host?lang=xx-YY")
