@@ -170,7 +170,7 @@ def _news(heard: _Heard, view: View) -> tuple[list[dict[str, Any]], list[str], _
     actions = int(view.get("actions") or 0)
     corrections = frozenset(view.get("board", {}).get("corrections") or ())
     new_corrections = sorted(corrections - heard.corrections)
-    now = _Heard(view.get("game_id"), actions, len(record), corrections)
+    now = _Heard((view.get("game_id"), view.get("game_number")), actions, len(record), corrections)
     if now.game != heard.game or actions < heard.actions or len(record) < heard.record:
         # Another game (new or resumed): its current turn is news, its past is not.
         starts = [i for i, event in enumerate(record) if event.get("type") == "turn_started"]

@@ -105,7 +105,7 @@ def screen_text(screen: Screen) -> str:
 
 
 def _context(view: View) -> tuple[str, ...]:
-    return tuple(str(view.get(key)) for key in ("stage", "turn", "phase", "snoop_at", "game_id"))
+    return tuple(str(view.get(key)) for key in ("stage", "turn", "phase", "snoop_at", "game_id", "game_number"))
 
 
 def _settled(view: View, menu: Menu) -> Menu:

@@ -165,6 +165,21 @@ def test_speech_is_off_until_the_host_turns_it_on_and_each_new_game_starts_witho
     assert [text for text, _ in speaker.said[1:]] == ["Miss Scarlet's turn", "Miss Scarlet rolls 2."]
 
 
+def test_a_game_just_like_the_last_is_still_news_to_a_busy_announcer() -> None:
+    """A busy announcer may see only the last view of each game; without a store two games of one seed
+    and the same moves look alike but for the table's game_number."""
+    speaker = MockSpeaker()
+    announcer = Announcer(None, speaker)
+    with Session(Table(seed_source=lambda: 3)) as session:
+        for _ in range(2):
+            assert session.call(NewGame("classic", SEATS, dice="physical", seed=SEED, speech=True)).ok
+            assert session.call(StartGame()).ok
+            play(session, SCARLET, Roll(SCARLET, (2,)))
+            announcer.hear(session.inspect(lambda table: table.view(None)))
+            assert session.call(EndGame()).ok
+    assert [text for text, _ in speaker.said] == ["Miss Scarlet's turn", "Miss Scarlet rolls 2."] * 2
+
+
 class StuckSpeaker:
     """A speaker whose sentence takes seconds (a slow or hung audio device), until released."""
 
