@@ -68,6 +68,7 @@ def test_a_spanish_phone_names_the_player_to_roll_with_her_article(browser: Any,
     assert said(page, "Accuse {suspect} with {weapon} in {room}?", suspect="Coronel Rubio", weapon="Soga",
                 room="Sala") == "¿Acusar al coronel Rubio con la soga en la sala?"
     assert said(page, "{seat}'s turn", seat="Opas Keller") == "Turno de Opas Keller"  # a house name: no article
+    assert said(page, "{seat} is about to roll.", seat="Amy & Rory") == "Amy & Rory van a tirar los dados."  # plural
     assert problems == []
     assert_accessible(page, "the Spanish phone")
     context.close()
