@@ -221,7 +221,11 @@ class Console(cmd.Cmd):
             raise ConsoleError("press SEAT BUTTON...: e.g. press 1 down ok")
         seat = self._seat(" ".join(seat_words))
         for button in buttons:
+            # Each press on the screen of the table's latest view, as a player sees it before pressing: a
+            # script's first press could otherwise land on the menu from before the game started.
+            self.rig.caught_up(seat)
             self.rig.press(seat, button.lower())
+            self.rig.applied()
         self.rig.caught_up(seat)
         self._screens(seat)
 

@@ -399,7 +399,12 @@ class MockTable:
         view: View = self.session.inspect(lambda table: table.view(seat))
         return view
 
-    def caught_up(self, seat: str, timeout: float = 2.0) -> None:
+    def applied(self, timeout: float = 10.0) -> None:
+        """Wait until every command submitted so far (a press's) has been applied: the session takes
+        commands in order, so a look queued after them returns after them."""
+        self.session.inspect(lambda table: None, timeout)
+
+    def caught_up(self, seat: str, timeout: float = 5.0) -> None:
         """Wait until ``seat``'s handheld draws the table's latest view for it (its presses applied), or the timeout.
 
         The console prints a screen right after a press: without this it could print the screen

@@ -200,7 +200,9 @@ def test_a_board_drawn_in_the_editor_is_saved_and_played(browser: Any, served: t
     page.check("#new-dice input[value=physical]")
     page.click("#new-submit")
     wait_until(page, "!document.getElementById('start-game').classList.contains('hidden')")
-    page.click("#start-game")
+    with page.expect_response("**/api/host/start") as started:  # answered once the join tokens follow the game
+        page.click("#start-game")
+    assert started.value.ok
     view = rig.wait_for(lambda v: v.get("stage") == "playing")
     mover = view["turn"]
     page.reload()  # the seats' join addresses as they are once the game has started
