@@ -1,4 +1,4 @@
-"""No page ever shows a program's leftovers: "[object …]", "undefined", "NaN" or "null" where words belong.
+"""No page ever shows a program's leftovers: "[object …]", "undefined", "NaN", "null" or "{seat}" where words belong.
 
 The walk test_page_texts.py (English) and test_page_texts_german.py (German) each take, in a file
 of their own so two pytest processes share it: one real server (waitress on a loopback port) over
@@ -33,10 +33,11 @@ from web.serve import WebServer
 SCARLET, MUSTARD, WHITE = SEATS = ("Miss Scarlet", "Colonel Mustard", "Mrs. White")
 PIN = "246813"
 # Phones: every seat in English, the first two in German (the English walk has the seat's forms too).
-PHONES = {"en-US": (SCARLET, MUSTARD, WHITE), "de-DE": (SCARLET, MUSTARD)}
+PHONES = {"en-US": (SCARLET, MUSTARD, WHITE), "de-DE": (SCARLET, MUSTARD), "es-ES": (SCARLET, MUSTARD)}
 SQUARE = re.compile(r"^[a-z]{1,2}[0-9]{1,2}$")
-# Case matters for the words: "Null" is a German noun, "undefined" and "null" are JavaScript's.
-LEFTOVERS = re.compile(r"\[object|\bundefined\b|\bNaN\b|\bnull\b")
+# Case matters for the words: "Null" is a German noun, "undefined" and "null" are JavaScript's. A placeholder
+# left in braces ("{seat:The}") is a sentence its script could not fill.
+LEFTOVERS = re.compile(r"\[object|\bundefined\b|\bNaN\b|\bnull\b|\{\w+(?::[^{}]*)?\}")
 
 # Everything a reader meets on the page: its visible text, its title, and the words in attributes
 # (also of folded parts: a screen reader says them) and in SVG <title>s.
