@@ -24,10 +24,13 @@ readonly BOOT_MIB=256 BOOT_START_MIB=4
 # The system: Debian's kernel and Pi firmware, systemd, NetworkManager for Wi-Fi and the
 # hotspot (wpasupplicant, dnsmasq-base: NM's shared mode runs it for DHCP), the file system
 # tools the first boot and fsck need, and what install-pi.sh would install (so the cached
-# base holds it). No openssh-server: there is no password to log in with.
+# base holds it). No openssh-server: there is no password to log in with. The Wi-Fi firmware
+# comes from backports (only it: backports are never installed unasked), whose firmware-brcm80211
+# has the Zero 2 W's NVRAM file (brcmfmac43430-sdio.raspberrypi,model-zero-2-w.txt) that
+# bookworm's lacks (docs/install.md, "Which Pi").
 readonly PACKAGES=(
     systemd systemd-sysv systemd-timesyncd udev dbus kmod
-    linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 wireless-regdb iw
+    linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211/$SUITE-backports wireless-regdb iw
     network-manager wpasupplicant dnsmasq-base
     e2fsprogs dosfstools fdisk util-linux iproute2 jq
     python3 python3-venv python3-dev gcc rsync ca-certificates
@@ -163,6 +166,7 @@ write_base_config() {  # ROOT: files that must be there before Debian's packages
 deb $MIRROR $SUITE main non-free-firmware
 deb $MIRROR $SUITE-updates main non-free-firmware
 deb $SECURITY_MIRROR $SUITE-security main non-free-firmware
+deb $MIRROR $SUITE-backports non-free-firmware
 EOF
     # No manuals, translations nor docs (but the copyright files) in the image, as Debian's
     # container images do; later packages (and apt upgrades) keep to it.
@@ -294,6 +298,11 @@ check_boot_files() {
     ls "$ROOT/boot/firmware/"vmlinuz* "$ROOT/boot/firmware/"initrd.img* >/dev/null ||
         fail "no kernel or initramfs in /boot/firmware"
     echo "cmdline.txt: $(cat "$ROOT/boot/firmware/cmdline.txt")"
+    # The Wi-Fi NVRAM of each supported Pi (the firmware .bin each one names is there with it).
+    for f in 3-model-b 3-model-b-plus 4-model-b model-zero-2-w; do
+        compgen -G "$ROOT/lib/firmware/brcm/brcmfmac434*-sdio.raspberrypi,$f.txt" >/dev/null ||
+            fail "firmware-brcm80211 has no Wi-Fi settings for the raspberrypi,$f"
+    done
 }
 
 assemble() {  # OUT: the FAT and ext4 file systems, made from directories, in one partitioned file
