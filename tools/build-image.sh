@@ -30,7 +30,7 @@ readonly BOOT_MIB=256 BOOT_START_MIB=4
 # bookworm's lacks (docs/install.md, "Which Pi").
 readonly PACKAGES=(
     systemd systemd-sysv systemd-timesyncd udev dbus kmod
-    linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211/$SUITE-backports wireless-regdb iw
+    linux-image-arm64 initramfs-tools raspi-firmware "firmware-brcm80211/$SUITE-backports" wireless-regdb iw
     network-manager wpasupplicant dnsmasq-base
     e2fsprogs dosfstools fdisk util-linux iproute2 jq
     python3 python3-venv python3-dev gcc rsync ca-certificates
