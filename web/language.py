@@ -11,6 +11,7 @@ follows the table, unless its own address says ``?lang=``. Templates call
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, Flask, Response, g, request
@@ -103,10 +104,17 @@ def script(tag: str) -> Response:
         locale = parse_locale(tag)
     except ClueError:
         return Response("/* unknown locale */", status=404, mimetype="text/javascript")
+    response = Response(_script_body(locale.tag), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@cache
+def _script_body(tag: str) -> str:
+    """The script of a locale (a canonical tag: a handful of them), worded once: the catalogues do not change
+    while the server runs."""
+    locale = parse_locale(tag)
     said = messages(locale.language, PAGE_AREAS)
     data: dict[str, Any] = {"locale": locale.tag, "language": locale.language, "locales": list(LOCALES),
                             "messages": said, "names": page_forms(locale.language, said.values())}
-    body = "window.CLUE_I18N = " + json.dumps(data, ensure_ascii=True, separators=(",", ":")) + ";\n"
-    response = Response(body, mimetype="text/javascript")
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return "window.CLUE_I18N = " + json.dumps(data, ensure_ascii=True, separators=(",", ":")) + ";\n"

@@ -187,26 +187,28 @@ def gender_of(language: str, form: str) -> str:
     return ARTICLE_GENDERS.get(language, {}).get(form.split(" ", 1)[0].casefold(), "m")
 
 
-SPEC = re.compile(r"\{\w+(?:![rs])?:([^{}|]+)\}")
+SPEC = re.compile(r"\{\w+(?:![rs])?:([^{}]+)\}")
 UNKNOWN = "%s"  # where an unknown name goes in page_forms' "unknown" patterns
 
 
 def page_forms(language: str, texts: Iterable[str]) -> dict[str, Any]:
     """What a page script needs to word names as :class:`Name` does in ``texts`` (translated messages).
 
-    ``forms``: each name this module knows in ``language``, in every form the texts ask for
-    (``{"Señorita Amapola": {"de": "de la señorita Amapola", ...}}``); ``genders``: each one's gender,
-    for the choices (``{seat:éliminé|éliminée}``); ``unknown``: the form of a name it does not know (a
-    house name), with :data:`UNKNOWN` where the name goes. Worded here, so the script holds no grammar.
+    ``forms``: each name this module knows in ``language``, in every form the texts ask for, choices of
+    words by its gender included (``{"Señorita Amapola": {"de": "de la señorita Amapola", "||n": ""}}``);
+    ``unknown``: the same for a name it does not know (a house name), with :data:`UNKNOWN` where the name
+    goes. Worded here, so the script holds no grammar.
 
     >>> page_forms("es", ["Sospecha {seat:de}"])["forms"]["Coronel Rubio"], page_forms("es", ["{seat:de}"])["unknown"]
     ({'de': 'del coronel Rubio'}, {'de': 'de %s'})
+    >>> page_forms("fr", ["{seat:éliminé|éliminée}"])["forms"]["Madame Leblanc"]
+    {'éliminé|éliminée': 'éliminée'}
     """
-    specs = sorted({spec for text in texts for spec in SPEC.findall(text) if spec[:1].isalpha() and spec != "s"})
+    specs = sorted({spec for text in texts for spec in SPEC.findall(text)
+                    if "|" in spec or (spec[:1].isalpha() and spec != "s")})
     if language not in FORMS or not specs:
-        return {"forms": {}, "genders": {}, "unknown": {}}
-    names = sorted(set(FORMS[language]) | set(PEOPLE))
+        return {"forms": {}, "unknown": {}}
     marker = "\x00"
-    return {"forms": {text: {spec: format(name(language, text), spec) for spec in specs} for text in names},
-            "genders": {text: name(language, text).gender for text in names},
+    return {"forms": {text: {spec: format(name(language, text), spec) for spec in specs}
+                      for text in sorted(set(FORMS[language]) | set(PEOPLE))},
             "unknown": {spec: format(Name(marker, language), spec).replace(marker, UNKNOWN) for spec in specs}}

@@ -100,8 +100,7 @@ def test_the_pages_forms_are_the_narrations(language: str) -> None:
     texts = messages(language, PAGE_AREAS).values()
     specs = {spec for text in texts for spec in SPEC.findall(text)}
     forms = page_forms(language, texts)
-    assert specs and set(forms["unknown"]) == specs - {"s"}
+    assert specs and set(forms["unknown"]) == specs - {"s"} and any("|" in spec for spec in specs)
     for text in set(FORMS[language]) | set(PEOPLE):
-        assert forms["forms"][text] == {spec: format(name(language, text), spec) for spec in specs}
-        assert forms["genders"][text] == name(language, text).gender
-    assert page_forms("en", ["{seat}"]) == {"forms": {}, "genders": {}, "unknown": {}}
+        assert forms["forms"][text] == {spec: format(name(language, text), spec) for spec in specs - {"s"}}
+    assert page_forms("en", ["{seat}"]) == {"forms": {}, "unknown": {}}

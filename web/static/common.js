@@ -19,13 +19,9 @@ const Clue = (() => {
 
   // A name as a message asks for it: {seat:the}, {room:de}, {seat:éliminé|éliminée}. The forms come worded
   // from the server (companion/language/grammar.py page_forms), for the names it knows and, with "%s" for
-  // the name, for any other (a house name); a choice takes the form of the name's gender.
+  // the name, for any other (a house name).
   function nameForm(text, spec) {
-    const names = i18n.names || {forms: {}, genders: {}, unknown: {}};
-    if (spec.includes("|")) {
-      const choices = spec.split("|"), index = {f: 1, pl: 2}[names.genders[text]] || 0;
-      return index < choices.length ? choices[index] : choices[Math.min(1, choices.length - 1)];
-    }
+    const names = i18n.names || {forms: {}, unknown: {}};
     const known = names.forms[text];
     if (known && known[spec] !== undefined) return known[spec];
     const pattern = names.unknown[spec];
