@@ -172,7 +172,9 @@ def _news(heard: _Heard, view: View) -> tuple[list[dict[str, Any]], list[str], _
     new_corrections = sorted(corrections - heard.corrections)
     now = _Heard((view.get("game_id"), view.get("game_number")), actions, len(record), corrections)
     if now.game != heard.game or actions < heard.actions or len(record) < heard.record:
-        # Another game (new or resumed): its current turn is news, its past is not.
+        if not view.get("resumed"):  # a game begun since the table opened, seen late by a busy announcer: all news
+            return list(record), new_corrections, now
+        # A game resumed from the store: its current turn is news, its past (played before) is not.
         starts = [i for i, event in enumerate(record) if event.get("type") == "turn_started"]
         return list(record[starts[-1]:]) if starts else [], new_corrections, now
     return list(record[heard.record:]), new_corrections, now

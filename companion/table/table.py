@@ -139,6 +139,7 @@ class Table:
         # Games started or resumed at this table since it opened: tells two games apart where the
         # store's game_id cannot (no store: game_id is None; two games of one seed look alike).
         self.game_number = 0
+        self.resumed = False  # the game under way came from the store: its past was played before this run
         self.settings: dict[str, str] = {"deal": "virtual", "dice": "companion", "assistant": "off"}
         self.tags = TagMap()
         self.zones: ZoneMap | None = None
@@ -290,7 +291,7 @@ class Table:
         if self.store is not None:
             self.game_id = self.store.new_game(setup, self.settings)
         self.state, self.lobby, self.stage = state, None, "playing"
-        self.game_number += 1
+        self.game_number, self.resumed = self.game_number + 1, False
         self._bots = BotSeats.for_game(state, self.settings)
         self._log("game_started", game_id=self.game_id, edition=setup.edition, seats=list(setup.seats))
         self._reconcile(Words(N_("The game starts.")))
@@ -311,7 +312,7 @@ class Table:
         state = replay_game(setup, actions)
         self._use_edition(setup.edition)
         self.state, self.lobby, self.game_id = state, None, game_id
-        self.game_number += 1
+        self.game_number, self.resumed = self.game_number + 1, True
         self.settings = {"deal": "virtual", "dice": "companion", "assistant": "off", **settings}
         self.stage = "over" if state.over else "playing"
         self._bots = BotSeats.for_game(state, self.settings)
@@ -635,6 +636,7 @@ class Table:
             "join_url": self.join_url(seat) if seat is not None else None,
             "game_id": self.game_id,
             "game_number": self.game_number,
+            "resumed": self.resumed,
             "edition_cards": {"suspects": list(edition.deck.suspects), "weapons": list(edition.deck.weapons),
                               "rooms": list(edition.deck.rooms)} if edition else None,
             "dice_count": edition.dice if edition else 0,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.rules.actions import Accuse, Move, Roll, Show, Suggest
+from companion.rules.actions import Accuse, EndTurn, Move, Roll, Show, Suggest
 from companion.table.announcer import Announcer
 from companion.table.commands import Configure, EndGame, NewGame, Play, StartGame
 from companion.table.fanout import Mailbox, View
@@ -178,6 +178,26 @@ def test_a_game_just_like_the_last_is_still_news_to_a_busy_announcer() -> None:
             announcer.hear(session.inspect(lambda table: table.view(None)))
             assert session.call(EndGame()).ok
     assert [text for text, _ in speaker.said] == ["Miss Scarlet's turn", "Miss Scarlet rolls 2."] * 2
+
+
+def test_a_new_game_seen_late_is_told_whole_and_a_resumed_one_from_its_current_turn() -> None:
+    """A busy announcer may first see a game some actions in: a game begun now is all news, a game from the
+    store only from its current turn (its past was played, and heard, before)."""
+    speaker = MockSpeaker()
+    announcer = Announcer(None, speaker)
+    with Session(Table(seed_source=lambda: 3)) as session:
+        announcer.hear(session.inspect(lambda table: table.view(None)))  # the idle table
+        assert session.call(NewGame("classic", SEATS, dice="physical", seed=SEED, speech=True)).ok
+        assert session.call(StartGame()).ok
+        play(session, SCARLET, Roll(SCARLET, (6,)))
+        play(session, SCARLET, Move(SCARLET, "Lounge"))
+        play(session, SCARLET, EndTurn(SCARLET))
+        view = session.inspect(lambda table: table.view(None))
+    announcer.hear(view)
+    assert [text for text, _ in speaker.said][:2] == ["Miss Scarlet's turn", "Miss Scarlet rolls 6."]
+    said = MockSpeaker()
+    Announcer(None, said).hear({**view, "resumed": True, "game_number": view["game_number"] + 1})
+    assert [text for text, _ in said.said] == ["Colonel Mustard's turn"]
 
 
 class StuckSpeaker:
